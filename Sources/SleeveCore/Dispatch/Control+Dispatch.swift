@@ -1,0 +1,146 @@
+/// Dispatch: a fire visits the entries that matched when it began, in registration order.
+extension Control {
+  /// Fires `events` programmatically (origin `programmatic`): handlers run even while the
+  /// control is disabled, as `UIControl.sendActions(for:)` does. Sending an empty mask does
+  /// nothing.
+  public func sendActions(for events: ControlEvents) {
+    fire(events, origin: .programmatic)
+  }
+
+  func fire(_ events: ControlEvents, origin: FireOrigin) {
+    guard !events.isEmpty else { return }
+    if let activeObserver {
+      fireObserved(events, origin: origin, observer: activeObserver)
+    } else {
+      fireUnobserved(events)
+    }
+  }
+
+  /// The hot path: no clock, no event values, no allocation.
+  private func fireUnobserved(_ events: ControlEvents) {
+    guard FireNesting.depth < FireNesting.limit else { return }
+    let snapshot = entries
+    let parent = FireNesting.currentFire
+    FireNesting.depth += 1
+    FireNesting.currentFire = nil
+    defer {
+      FireNesting.depth -= 1
+      FireNesting.currentFire = parent
+    }
+    for entry in snapshot where entry.events.intersects(events) {
+      guard let live = entry.current, live.events.intersects(events) else { continue }
+      invoke(live, in: nil)
+    }
+  }
+
+  private func fireObserved(
+    _ events: ControlEvents, origin: FireOrigin, observer: any DispatchObserver
+  ) {
+    let observed = beginObservedFire(events, origin: origin, observer: observer)
+    let snapshot = entries
+    if FireNesting.depth >= FireNesting.limit {
+      for entry in snapshot where entry.events.intersects(events) {
+        observed.report(entry.id, .recursionLimit)
+      }
+    } else {
+      let parent = FireNesting.currentFire
+      FireNesting.depth += 1
+      FireNesting.currentFire = observed.fire.id
+      defer {
+        FireNesting.depth -= 1
+        FireNesting.currentFire = parent
+      }
+      for entry in snapshot where entry.events.intersects(events) {
+        guard let live = entry.current, live.events.intersects(events) else {
+          observed.report(entry.id, .skipped(.removed))
+          continue
+        }
+        invoke(live, in: observed)
+      }
+    }
+    observer.fireEnded(observed.fire, atNanoseconds: MonotonicClock.nanoseconds())
+  }
+
+  /// A disabled control's interaction: nothing runs; an observer sees the fire and each
+  /// matching handler as `skipped(disabled)`.
+  func reportSuppressedInteraction(_ events: ControlEvents) {
+    guard !events.isEmpty, let activeObserver else { return }
+    let observed = beginObservedFire(events, origin: .interaction, observer: activeObserver)
+    for entry in entries where entry.events.intersects(events) {
+      observed.report(entry.id, .skipped(.disabled))
+    }
+    activeObserver.fireEnded(observed.fire, atNanoseconds: MonotonicClock.nanoseconds())
+  }
+
+  private func beginObservedFire(
+    _ events: ControlEvents, origin: FireOrigin, observer: any DispatchObserver
+  ) -> ObservedFire {
+    let fire = FireInfo(
+      id: IdentifierCounter.nextFire(), control: info, events: events, origin: origin,
+      parent: FireNesting.currentFire, depth: FireNesting.depth + 1,
+      atNanoseconds: MonotonicClock.nanoseconds())
+    observer.fireBegan(fire)
+    return ObservedFire(fire: fire, observer: observer)
+  }
+
+  /// Runs one live entry: checks its owner, evaluates its flag, then calls the chosen body.
+  private func invoke(_ entry: HandlerEntry, in observed: ObservedFire?) {
+    var anchor: AnyObject?
+    if entry.anchorType != nil {
+      guard let liveAnchor = entry.anchor else {
+        observed?.report(entry.id, .ownerReleased)
+        remove(entry, reason: .ownerReleased)
+        return
+      }
+      anchor = liveAnchor
+    }
+    var body = entry.primary
+    var evaluation: FlagEvaluation?
+    if let key = entry.flagKey {
+      let flag = FlagEvaluation(key: key, state: flags?.state(of: key))
+      evaluation = flag
+      if flag.variant == .off {
+        guard let fallback = entry.fallback else {
+          observed?.report(entry.id, .skipped(.flagOff), flag: flag)
+          return
+        }
+        body = fallback
+      }
+    }
+    switch body {
+    case .sync(let handler):
+      runSync(entry.id, in: observed, flag: evaluation) { try handler(self) }
+    case .anchoredSync(let handler):
+      guard let anchor else { return }
+      runSync(entry.id, in: observed, flag: evaluation) { try handler(anchor, self) }
+    case .async(let handler):
+      startTask(for: entry.id, in: observed, flag: evaluation) { try await handler(self) }
+    case .anchoredAsync(let handler):
+      guard let anchor else { return }
+      startTask(for: entry.id, in: observed, flag: evaluation) {
+        try await handler(anchor, self)
+      }
+    }
+  }
+
+  @inline(__always)
+  private func runSync(
+    _ registration: RegistrationID, in observed: ObservedFire?, flag: FlagEvaluation?,
+    _ call: () throws -> Void
+  ) {
+    guard let observed else {
+      do { try call() } catch {}
+      return
+    }
+    let start = MonotonicClock.nanoseconds()
+    do {
+      try call()
+      let duration = MonotonicClock.nanoseconds() - start
+      observed.report(registration, .ok, flag: flag, startedAt: start, duration: duration)
+    } catch {
+      let duration = MonotonicClock.nanoseconds() - start
+      observed.report(
+        registration, .failed, flag: flag, startedAt: start, duration: duration, error: error)
+    }
+  }
+}

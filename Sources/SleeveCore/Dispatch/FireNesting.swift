@@ -1,0 +1,12 @@
+/// The nesting state of fires in progress, across all controls (A -> B -> A is runaway too).
+///
+/// Fires run synchronously on the main actor, so this is plain main-actor state.
+@MainActor
+enum FireNesting {
+  /// How many fires are running, outermost included.
+  static var depth = 0
+  /// The innermost observed fire, the parent of the next nested one.
+  static var currentFire: FireID?
+  /// Fires deeper than this are refused.
+  static var limit = 32
+}

@@ -1,0 +1,54 @@
+/// The state of a feature flag at one moment.
+///
+/// Only `enabled` runs a gated handler's primary closure; `disabled` and `rolledBack` run its
+/// fallback (or skip it with reason `flagOff` when it has none).
+public enum FlagState: Hashable, Sendable {
+  /// The flag is on: gated handlers run their primary closure.
+  case enabled
+  /// The flag is off: gated handlers run their fallback.
+  case disabled
+  /// The flag was switched off as a kill switch, for the reason given.
+  case rolledBack(reason: String)
+
+  /// `enabled`, `disabled` or `rolledBack`: the stable name recorded and shown by the CLI.
+  public var name: String {
+    switch self {
+    case .enabled: "enabled"
+    case .disabled: "disabled"
+    case .rolledBack: "rolledBack"
+    }
+  }
+
+  /// Whether gated handlers run their primary closure in this state.
+  public var isOn: Bool { self == .enabled }
+}
+
+/// Which side of a flag-gated handler ran: the primary (`on`) or the fallback (`off`).
+public enum FlagVariant: String, Hashable, Sendable {
+  /// The primary closure ran (the flag was enabled).
+  case on
+  /// The fallback ran, or nothing did (the flag was disabled, rolled back or unknown).
+  case off
+}
+
+/// The evaluation of one flag for one handler invocation, as OpenFeature reports it: the key,
+/// the variant served, and the state that decided it (`nil` when the provider does not know
+/// the flag, which serves `off`).
+public struct FlagEvaluation: Hashable, Sendable {
+  /// The flag's key.
+  public let key: String
+  /// The side that was served.
+  public let variant: FlagVariant
+  /// The provider's state for the flag, or `nil` when the flag is unknown to it.
+  public let state: FlagState?
+
+  /// Evaluates `key` against a state; an unknown flag (`nil`) serves `off`.
+  public init(key: String, state: FlagState?) {
+    self.key = key
+    self.state = state
+    self.variant = state?.isOn == true ? .on : .off
+  }
+
+  /// Why this variant was served: the state's name, or `unknown` for a flag the provider lacks.
+  public var reason: String { state?.name ?? "unknown" }
+}

@@ -1,0 +1,73 @@
+import Synchronization
+
+/// A ``FlagProvider`` that keeps flag states and definitions in memory: for tests, previews and
+/// apps that load flags themselves.
+///
+/// Reads are safe from any thread. Changes are made on the main actor and reported to every
+/// observer added with ``addObserver(_:)`` as a ``FlagChange``, so a recorder sees them in order
+/// with the fires around them.
+///
+/// ```swift
+/// let flags = InMemoryFlagProvider(["new-checkout": .enabled])
+/// flags.set("new-checkout", to: .rolledBack(reason: "p99 over budget"), actor: "oncall")
+/// ```
+public final class InMemoryFlagProvider: FlagProvider {
+  private struct Contents {
+    var states: [String: FlagState]
+    var definitions: [String: FlagDefinition]
+    var observers: [any DispatchObserver] = []
+  }
+
+  private let contents: Mutex<Contents>
+
+  /// Creates a provider with initial states and definitions. A later definition with the same
+  /// key as an earlier one wins.
+  public init(_ states: [String: FlagState] = [:], definitions: [FlagDefinition] = []) {
+    var byKey: [String: FlagDefinition] = [:]
+    for definition in definitions { byKey[definition.key] = definition }
+    contents = Mutex(Contents(states: states, definitions: byKey))
+  }
+
+  public func state(of key: String) -> FlagState? {
+    contents.withLock { $0.states[key] }
+  }
+
+  public func definition(of key: String) -> FlagDefinition? {
+    contents.withLock { $0.definitions[key] }
+  }
+
+  /// Every known flag's definition, sorted by key.
+  public var definitions: [FlagDefinition] {
+    contents.withLock { $0.definitions.values.sorted { $0.key < $1.key } }
+  }
+
+  /// Adds or replaces a flag's definition. Its state is unchanged.
+  public func define(_ definition: FlagDefinition) {
+    contents.withLock { $0.definitions[definition.key] = definition }
+  }
+
+  /// Sets a flag's state and reports the change to every observer, even when the state is
+  /// the same as before (a repeated rollback is still an event worth recording).
+  ///
+  /// - Parameters:
+  ///   - key: The flag's key; an unknown key is added.
+  ///   - state: The new state.
+  ///   - actor: Who made the change, when known.
+  @MainActor
+  public func set(_ key: String, to state: FlagState, actor: String? = nil) {
+    let (previous, definition, observers) = contents.withLock { contents in
+      let previous = contents.states.updateValue(state, forKey: key)
+      return (previous, contents.definitions[key], contents.observers)
+    }
+    guard !observers.isEmpty else { return }
+    let change = FlagChange(
+      key: key, previous: previous, state: state, actor: actor, definition: definition,
+      atNanoseconds: MonotonicClock.nanoseconds())
+    for observer in observers { observer.flagChanged(change) }
+  }
+
+  /// Adds an observer that receives every later state change.
+  public func addObserver(_ observer: any DispatchObserver) {
+    contents.withLock { $0.observers.append(observer) }
+  }
+}
