@@ -46,5 +46,5 @@ extension Control {
     }
   }
 
-  private var liveEntries: [HandlerEntry] { entries.filter { !$0.anchorIsGone } }
+  private var liveEntries: [HandlerEntry] { registry.entries.filter { !$0.anchorIsGone } }
 }

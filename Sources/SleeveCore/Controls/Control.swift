@@ -33,7 +33,9 @@ open class Control {
     set {
       activeObserver = newValue is NoOpDispatchObserver ? nil : newValue
       guard let activeObserver else { return }
-      for entry in entries { activeObserver.registered(info(for: entry, change: .existing)) }
+      for entry in registry.entries {
+        activeObserver.registered(info(for: entry, change: .existing))
+      }
     }
   }
 
@@ -52,8 +54,14 @@ open class Control {
   }
 
   /// The registry: closure and target-action entries together, in registration order.
-  var entries: [HandlerEntry] = []
-  var activeObserver: (any DispatchObserver)?
+  /// Only main-actor code touches it and no access outlives a single statement, so the
+  /// dynamic exclusivity check is pure cost on the hot path.
+  @exclusivity(unchecked) var registry = HandlerRegistry()
+  var activeObserver: (any DispatchObserver)? {
+    didSet { isObserved = activeObserver != nil }
+  }
+  /// Mirrors `activeObserver != nil` so the hot path tests a flag, not an existential.
+  var isObserved = false
   /// Async handler tasks still running, by a per-control counter.
   var runningTasks: [UInt64: RunningTask] = [:]
   var finishedBeforeTracked: Set<UInt64> = []
@@ -75,6 +83,7 @@ open class Control {
     self.id = IdentifierCounter.nextControl()
     let observer = observer ?? ControlDefaults.observer ?? Control.defaultObserver
     self.activeObserver = observer is NoOpDispatchObserver ? nil : observer
+    self.isObserved = activeObserver != nil
     self.flags = flags ?? ControlDefaults.flags ?? Control.defaultFlags
   }
 

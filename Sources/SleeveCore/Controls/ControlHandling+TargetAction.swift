@@ -20,11 +20,11 @@ extension ControlHandling {
   ) -> Registration {
     guard !events.isEmpty else { return .inactive() }
     if let id,
-      let index = entries.firstIndex(where: {
+      let index = registry.firstIndex(where: {
         $0.kind == .targetAction && $0.identifier == id && $0.anchor === target
       })
     {
-      let entry = entries[index]
+      let entry = registry[index]
       changeEvents(at: index, to: entry.events.union(events))
       return Registration(id: entry.id, control: self)
     }

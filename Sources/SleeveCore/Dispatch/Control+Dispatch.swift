@@ -9,27 +9,45 @@ extension Control {
 
   func fire(_ events: ControlEvents, origin: FireOrigin) {
     guard !events.isEmpty else { return }
-    if let activeObserver {
+    if isObserved, let activeObserver {
       fireObserved(events, origin: origin, observer: activeObserver)
     } else {
       fireUnobserved(events)
     }
   }
 
-  /// The hot path: no clock, no event values, no allocation.
+  /// The hot path: no clock, no event values, no allocation, no copy of the registry.
   private func fireUnobserved(_ events: ControlEvents) {
     guard FireNesting.depth < FireNesting.limit else { return }
-    let snapshot = entries
     let parent = FireNesting.currentFire
     FireNesting.depth += 1
     FireNesting.currentFire = nil
+    let (version, pinMark) = registry.beginFire()
     defer {
+      registry.endFire()
       FireNesting.depth -= 1
       FireNesting.currentFire = parent
     }
-    for entry in snapshot where entry.events.intersects(events) {
-      guard let live = entry.current, live.events.intersects(events) else { continue }
-      invoke(live, in: nil)
+    let count = registry.slots.count
+    var index = 0
+    while index < count {
+      guard registry.version == version else {
+        // A handler changed the registry: go on over the slots as they were at the start.
+        let slots = registry.slotsAtFireStart(pinMark: pinMark)
+        for slot in slots[index...] where slot.events.intersects(events) {
+          guard let live = slot.entry.current, live.events.intersects(events) else { continue }
+          invoke(live, in: nil)
+        }
+        return
+      }
+      if registry.slots[index].events.intersects(events) {
+        if let handler = registry.slots[index].plainHandler {
+          do { try handler(self) } catch {}
+        } else {
+          invoke(registry.slots[index].entry, in: nil)
+        }
+      }
+      index += 1
     }
   }
 
@@ -37,10 +55,10 @@ extension Control {
     _ events: ControlEvents, origin: FireOrigin, observer: any DispatchObserver
   ) {
     let observed = beginObservedFire(events, origin: origin, observer: observer)
-    let snapshot = entries
+    let snapshot = registry.slots
     if FireNesting.depth >= FireNesting.limit {
-      for entry in snapshot where entry.events.intersects(events) {
-        observed.report(entry.id, .recursionLimit)
+      for slot in snapshot where slot.events.intersects(events) {
+        observed.report(slot.entry.id, .recursionLimit)
       }
     } else {
       let parent = FireNesting.currentFire
@@ -50,9 +68,9 @@ extension Control {
         FireNesting.depth -= 1
         FireNesting.currentFire = parent
       }
-      for entry in snapshot where entry.events.intersects(events) {
-        guard let live = entry.current, live.events.intersects(events) else {
-          observed.report(entry.id, .skipped(.removed))
+      for slot in snapshot where slot.events.intersects(events) {
+        guard let live = slot.entry.current, live.events.intersects(events) else {
+          observed.report(slot.entry.id, .skipped(.removed))
           continue
         }
         invoke(live, in: observed)
@@ -66,8 +84,8 @@ extension Control {
   func reportSuppressedInteraction(_ events: ControlEvents) {
     guard !events.isEmpty, let activeObserver else { return }
     let observed = beginObservedFire(events, origin: .interaction, observer: activeObserver)
-    for entry in entries where entry.events.intersects(events) {
-      observed.report(entry.id, .skipped(.disabled))
+    for slot in registry.slots where slot.events.intersects(events) {
+      observed.report(slot.entry.id, .skipped(.disabled))
     }
     activeObserver.fireEnded(observed.fire, atNanoseconds: MonotonicClock.nanoseconds())
   }

@@ -5,16 +5,16 @@ extension Control {
   /// Adds `entry` at the end, or in place of the closure entry with the same `identifier`.
   func register(_ entry: HandlerEntry) -> Registration {
     if let identifier = entry.identifier, entry.kind == .closure,
-      let index = entries.firstIndex(where: {
+      let index = registry.firstIndex(where: {
         $0.kind == .closure && $0.identifier == identifier
       })
     {
-      let replaced = entries[index]
+      let replaced = registry[index]
       retire(replaced)
-      entries[index] = entry
+      registry.replace(at: index, with: entry)
       reportRemoval(of: replaced.id, reason: .replaced)
     } else {
-      entries.append(entry)
+      registry.append(entry)
     }
     activeObserver?.registered(info(for: entry, change: .added))
     return Registration(id: entry.id, control: self)
@@ -23,7 +23,7 @@ extension Control {
   /// Gives the entry at `index` a new mask (a successor entry in the same place), or removes
   /// it when the mask is empty.
   func changeEvents(at index: Int, to events: ControlEvents) {
-    let entry = entries[index]
+    let entry = registry[index]
     guard !events.isEmpty else {
       remove(at: index, reason: .removed)
       return
@@ -32,16 +32,16 @@ extension Control {
     let successor = entry.withEvents(events)
     entry.successor = successor
     entry.isRetired = true
-    entries[index] = successor
+    registry.replace(at: index, with: successor)
     activeObserver?.registered(info(for: successor, change: .eventsChanged))
   }
 
   /// Takes `events` away from every entry that matches `predicate` and intersects them;
   /// entries left with no events are removed.
   func subtract(_ events: ControlEvents, where predicate: (HandlerEntry) -> Bool) {
-    var index = entries.count - 1
+    var index = registry.count - 1
     while index >= 0 {
-      let entry = entries[index]
+      let entry = registry[index]
       if entry.events.intersects(events) && predicate(entry) {
         changeEvents(at: index, to: entry.events.subtracting(events))
       }
@@ -51,18 +51,18 @@ extension Control {
 
   /// Removes the registration with `id`, if present.
   func removeRegistration(_ id: RegistrationID, reason: RemovalReason) {
-    guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
+    guard let index = registry.firstIndex(where: { $0.id == id }) else { return }
     remove(at: index, reason: reason)
   }
 
   /// Removes `entry` if it is still in the registry.
   func remove(_ entry: HandlerEntry, reason: RemovalReason) {
-    guard let index = entries.firstIndex(where: { $0 === entry }) else { return }
+    guard let index = registry.firstIndex(where: { $0 === entry }) else { return }
     remove(at: index, reason: reason)
   }
 
   private func remove(at index: Int, reason: RemovalReason) {
-    let entry = entries.remove(at: index)
+    let entry = registry.remove(at: index)
     retire(entry)
     reportRemoval(of: entry.id, reason: reason)
   }

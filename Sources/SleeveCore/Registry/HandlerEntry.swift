@@ -38,6 +38,13 @@ final class HandlerEntry {
     self.anchorType = anchor.map { type(of: $0) }
   }
 
+  /// The closure itself for the common case (synchronous, no owner, no flag), which the
+  /// unobserved hot path calls without inspecting the rest of the entry.
+  var plainHandler: (@MainActor (Control) throws -> Void)? {
+    guard anchorType == nil, flagKey == nil, case .sync(let handler) = primary else { return nil }
+    return handler
+  }
+
   /// A successor with the same registration and code and another event mask.
   func withEvents(_ newEvents: ControlEvents) -> HandlerEntry {
     HandlerEntry(

@@ -26,7 +26,7 @@ public final class Registration: Hashable {
 
   /// Whether the handler is still registered on a live control.
   public var isActive: Bool {
-    control?.entries.contains { $0.id == id } ?? false
+    control?.registry.contains(id) ?? false
   }
 
   /// Removes the handler (observers see reason `cancelled`) and cancels its running async

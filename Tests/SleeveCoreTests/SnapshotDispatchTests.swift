@@ -1,0 +1,99 @@
+import SleeveCore
+import Testing
+
+/// Snapshot dispatch must hold the same way on the unobserved hot path (which reads the
+/// registry in place) as on the observed path (which copies it), so every case runs both ways.
+@MainActor
+@Suite("Snapshot dispatch, observed and unobserved")
+struct SnapshotDispatchTests {
+
+  func makeButton(observed: Bool) -> Button {
+    Button(name: "b", observer: observed ? RecordingObserver() : nil)
+  }
+
+  @Test("a handler removed before its turn does not run", arguments: [true, false])
+  func removedBeforeItsTurnDoesNotRun(observed: Bool) {
+    let button = makeButton(observed: observed)
+    var calls: [String] = []
+    let victim = Slot<Registration?>(nil)
+    button.on(.touchUpInside) { _ in
+      calls.append("remover")
+      victim.value?.cancel()
+    }
+    victim.value = button.on(.touchUpInside) { _ in calls.append("victim") }
+    button.on(.touchUpInside) { _ in calls.append("after") }
+    button.sendActions(for: .touchUpInside)
+    #expect(calls == ["remover", "after"])
+  }
+
+  @Test("a handler added or replaced during a fire waits for the next one", arguments: [true, false])
+  func addedOrReplacedDuringFireWaits(observed: Bool) {
+    let button = makeButton(observed: observed)
+    var calls: [String] = []
+    button.on(.touchUpInside, id: "mutator") { button in
+      calls.append("mutator")
+      button.on(.touchUpInside) { _ in calls.append("added") }
+      button.on(.touchUpInside, id: "replaced") { _ in calls.append("replacement") }
+    }
+    button.on(.touchUpInside, id: "replaced") { _ in calls.append("original") }
+    button.sendActions(for: .touchUpInside)
+    #expect(calls == ["mutator"])
+  }
+
+  @Test("a handler narrowed during a fire runs only if it still matches", arguments: [true, false])
+  func narrowedDuringFire(observed: Bool) {
+    let button = makeButton(observed: observed)
+    var calls: [String] = []
+    button.on(.allTouchEvents, id: "narrower") { button in
+      button.removeAction(identifiedBy: "kept", for: .touchDown)
+      button.removeAction(identifiedBy: "dropped", for: .touchUpInside)
+    }
+    button.on([.touchDown, .touchUpInside], id: "kept") { _ in calls.append("kept") }
+    button.on([.touchDown, .touchUpInside], id: "dropped") { _ in calls.append("dropped") }
+    button.sendActions(for: .touchUpInside)
+    #expect(calls == ["kept"])
+  }
+
+  @Test(
+    "a nested fire of the same control that changes the registry leaves the outer snapshot intact",
+    arguments: [true, false])
+  func nestedFireOfSameControlKeepsOuterSnapshot(observed: Bool) {
+    let button = makeButton(observed: observed)
+    var calls: [String] = []
+    let second = Slot<Registration?>(nil)
+    button.on(.touchUpInside) { button in
+      calls.append("first")
+      button.on(.touchUpInside) { _ in calls.append("added by first") }
+      button.sendActions(for: .valueChanged)
+    }
+    second.value = button.on(.touchUpInside) { _ in calls.append("second") }
+    button.on(.touchUpInside) { _ in calls.append("third") }
+    button.on(.valueChanged) { _ in
+      calls.append("inner")
+      second.value?.cancel()
+    }
+    button.sendActions(for: .touchUpInside)
+    #expect(calls == ["first", "inner", "third"])
+    calls.removeAll()
+    button.sendActions(for: .touchUpInside)
+    #expect(calls == ["first", "inner", "third", "added by first"])
+  }
+
+  @Test("a handler that clears the whole registry stops the rest of the fire", arguments: [true, false])
+  func clearingTheRegistryStopsTheFire(observed: Bool) {
+    let button = makeButton(observed: observed)
+    let target = Counter()
+    var calls: [String] = []
+    button.on(.touchUpInside, id: "clearer") { button in
+      calls.append("clearer")
+      button.removeTarget(nil, action: nil, for: .allEvents)
+      button.removeAction(identifiedBy: "later", for: .allEvents)
+    }
+    button.addTarget(target, action: Counter.recordButton, for: .touchUpInside)
+    button.on(.touchUpInside, id: "later") { _ in calls.append("later") }
+    button.sendActions(for: .touchUpInside)
+    #expect(calls == ["clearer"])
+    #expect(target.count == 0)
+    #expect(button.allControlEvents == .touchUpInside)
+  }
+}
