@@ -103,7 +103,8 @@ func runTimings() {
 func runProbe(_ mode: String, handlers count: Int, fires: Int) {
   let tally = Tally()
   let handlers = makeHandlers(count, tally: tally)
-  let probe = button(with: handlers, observer: nil)
+  let observer: (any DispatchObserver)? = mode == "--observed-probe" ? CountingObserver() : nil
+  let probe = button(with: handlers, observer: observer)
   if mode == "--plain-probe" {
     plainLoop(handlers, button: probe, fires: fires)
   } else {
@@ -113,7 +114,8 @@ func runProbe(_ mode: String, handlers count: Int, fires: Int) {
 }
 
 let arguments = CommandLine.arguments
-if arguments.count == 4, ["--alloc-probe", "--plain-probe"].contains(arguments[1]),
+if arguments.count == 4,
+  ["--alloc-probe", "--plain-probe", "--observed-probe"].contains(arguments[1]),
   let count = Int(arguments[2]), let fires = Int(arguments[3])
 {
   runProbe(arguments[1], handlers: count, fires: fires)

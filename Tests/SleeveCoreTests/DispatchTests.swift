@@ -137,7 +137,7 @@ struct DispatchTests {
     let after = Slot<[Registration]>([])
     button.on(.touchUpInside, id: "killer") { _ in
       before.cancel()
-      after.value.forEach { $0.cancel() }
+      for registration in after.value { registration.cancel() }
     }
     after.value = [
       button.on(.touchUpInside, id: "after1") { _ in },
@@ -218,7 +218,8 @@ struct DispatchTests {
     button.sendActions(for: .touchUpInside)
     #expect(calls == 1)
     #expect(observer.statuses == ["h:skipped/disabled", "h:ok"])
-    #expect(observer.fires.map(\.origin) == [.interaction, .interaction, .interaction, .programmatic])
+    #expect(
+      observer.fires.map(\.origin) == [.interaction, .interaction, .interaction, .programmatic])
   }
 
   @Test("a disabled switch does not move and a disabled text field does not change")

@@ -26,7 +26,8 @@ struct SnapshotDispatchTests {
     #expect(calls == ["remover", "after"])
   }
 
-  @Test("a handler added or replaced during a fire waits for the next one", arguments: [true, false])
+  @Test(
+    "a handler added or replaced during a fire waits for the next one", arguments: [true, false])
   func addedOrReplacedDuringFireWaits(observed: Bool) {
     let button = makeButton(observed: observed)
     var calls: [String] = []
@@ -79,7 +80,8 @@ struct SnapshotDispatchTests {
     #expect(calls == ["first", "inner", "third", "added by first"])
   }
 
-  @Test("a handler that clears the whole registry stops the rest of the fire", arguments: [true, false])
+  @Test(
+    "a handler that clears the whole registry stops the rest of the fire", arguments: [true, false])
   func clearingTheRegistryStopsTheFire(observed: Bool) {
     let button = makeButton(observed: observed)
     let target = Counter()

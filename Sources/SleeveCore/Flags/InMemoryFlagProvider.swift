@@ -28,10 +28,12 @@ public final class InMemoryFlagProvider: FlagProvider {
     contents = Mutex(Contents(states: states, definitions: byKey))
   }
 
+  /// The flag's current state, or `nil` for a key never set.
   public func state(of key: String) -> FlagState? {
     contents.withLock { $0.states[key] }
   }
 
+  /// The flag's definition, or `nil` for a key never defined.
   public func definition(of key: String) -> FlagDefinition? {
     contents.withLock { $0.definitions[key] }
   }

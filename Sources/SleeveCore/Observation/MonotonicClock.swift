@@ -1,15 +1,20 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Nanosecond timestamps from a monotonic clock, shared by the core and every observer.
 ///
-/// Timestamps never go backwards and are unaffected by wall-clock changes. They count from an
-/// origin fixed the first time the clock is read in this process, so they are comparable
-/// within one process only; a recorder pairs one of them with a wall-clock time to place a
-/// session in calendar time.
+/// Timestamps never go backwards and are unaffected by wall-clock changes. They are comparable
+/// within one process only (they count from an unspecified origin, typically boot); a recorder
+/// pairs one of them with a wall-clock time to place a session in calendar time.
 public enum MonotonicClock {
-  private static let origin = ContinuousClock.now
-
-  /// Nanoseconds since this process's origin.
+  /// Nanoseconds since this clock's origin.
   public static func nanoseconds() -> Int64 {
-    nanoseconds(in: origin.duration(to: .now))
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
   }
 
   /// Converts a `Duration` to whole nanoseconds, saturating at `Int64`'s range.

@@ -36,9 +36,11 @@ public final class Registration: Hashable {
     control = nil
   }
 
+  /// Two tokens are equal when they stand for the same registration.
   public nonisolated static func == (lhs: Registration, rhs: Registration) -> Bool {
     lhs.id == rhs.id
   }
 
+  /// Hashes the registration identity.
   public nonisolated func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
