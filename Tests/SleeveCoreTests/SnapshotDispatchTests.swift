@@ -99,3 +99,25 @@ struct SnapshotDispatchTests {
     #expect(button.allControlEvents == .touchUpInside)
   }
 }
+
+@MainActor
+@Suite("Snapshot dispatch under heavy mutation")
+struct SnapshotDispatchUnderMutationTests {
+  @Test("a handler that registers thousands of handlers mid-fire runs alone in that fire")
+  func registeringThousandsMidFire() {
+    let button = Button(name: "b")
+    var added = 0
+    var ran = 0
+    button.on(.touchUpInside, id: "spawner") { button in
+      for _ in 0..<5_000 {
+        button.on(.touchUpInside) { _ in ran += 1 }
+        added += 1
+      }
+      button.removeAction(identifiedBy: "spawner", for: .allEvents)
+    }
+    button.sendActions(for: .touchUpInside)
+    #expect(ran == 0)
+    button.sendActions(for: .touchUpInside)
+    #expect(ran == added)
+  }
+}

@@ -1,9 +1,10 @@
 /// A control's ordered entries, laid out for the dispatch hot path.
 ///
 /// A fire reads the slots in place instead of copying the array. To keep snapshot semantics
-/// (a fire visits the entries that existed when it began), every mutation bumps ``version``
-/// and, while a fire is in progress, first pins the current array so that the fire can go on
-/// over it. Pinned arrays are released when the outermost fire ends.
+/// (a fire visits the entries that existed when it began), every mutation bumps ``version``,
+/// and the first mutation after a fire began pins the array as it was, so that the fire can go
+/// on over it. At most one array is pinned per fire begun, however many mutations follow, and
+/// pinned arrays are released when the outermost fire ends.
 struct HandlerRegistry {
   /// One entry with what the hot path needs, stored inline.
   struct Slot {
@@ -23,8 +24,10 @@ struct HandlerRegistry {
   private(set) var version: UInt64 = 0
   /// How many fires over these slots are in progress.
   private(set) var firingLevels = 0
-  /// Arrays as they were before mutations made during fires.
+  /// Arrays as they were when fires began, pinned by the first mutation after each.
   private(set) var pinned: [[Slot]] = []
+  /// Whether a fire began since the last pin: the next mutation must pin first.
+  private var fireBeganSinceLastPin = false
 
   var count: Int { slots.count }
   var entries: [HandlerEntry] { slots.map(\.entry) }
@@ -54,12 +57,16 @@ struct HandlerRegistry {
   /// Starts a fire; returns the marks ``slotsAtFireStart(pinMark:)`` needs.
   mutating func beginFire() -> (version: UInt64, pinMark: Int) {
     firingLevels += 1
+    fireBeganSinceLastPin = true
     return (version, pinned.count)
   }
 
   mutating func endFire() {
     firingLevels -= 1
-    if firingLevels == 0, !pinned.isEmpty { pinned.removeAll() }
+    if firingLevels == 0 {
+      fireBeganSinceLastPin = false
+      if !pinned.isEmpty { pinned.removeAll() }
+    }
   }
 
   /// The slots as they were when a fire began, for a fire that saw ``version`` change.
@@ -67,6 +74,9 @@ struct HandlerRegistry {
 
   private mutating func willMutate() {
     version &+= 1
-    if firingLevels > 0 { pinned.append(slots) }
+    if fireBeganSinceLastPin {
+      pinned.append(slots)
+      fireBeganSinceLastPin = false
+    }
   }
 }
