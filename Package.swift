@@ -7,10 +7,22 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
   name: "Sleeve",
   products: [
-    .library(name: "SleeveCore", targets: ["SleeveCore"])
+    .library(name: "SleeveCore", targets: ["SleeveCore"]),
+    .library(name: "SleeveStore", targets: ["SleeveStore"]),
   ],
   targets: [
     .target(name: "SleeveCore", swiftSettings: strict),
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    .target(
+      name: "SleeveStore",
+      dependencies: ["CSQLite"],
+      resources: [.embedInCode("../../Migrations/0001_initial.sql")],
+      swiftSettings: strict
+    ),
     .executableTarget(
       name: "SleeveBench",
       dependencies: ["SleeveCore"],
@@ -19,6 +31,11 @@ let package = Package(
     .testTarget(
       name: "SleeveCoreTests",
       dependencies: ["SleeveCore"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "SleeveStoreTests",
+      dependencies: ["SleeveStore"],
       swiftSettings: strict
     ),
   ],

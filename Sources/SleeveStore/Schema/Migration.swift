@@ -1,0 +1,24 @@
+/// One schema migration: an id (the SQL file's stem, e.g. `0001_initial`) and its SQL.
+public struct Migration: Hashable, Sendable {
+  /// The file stem, e.g. `0001_initial`: the order key and the id recorded in
+  /// `schema_migrations`.
+  public let id: String
+  /// The SQL, run statement by statement in one transaction.
+  public let sql: String
+
+  /// Creates a migration from embedded bytes.
+  public init(id: String, bytes: [UInt8]) {
+    self.id = id
+    self.sql = String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// The schema's migrations, in order: the single source of truth is `Migrations/*.sql` at the
+/// package root, embedded into the binary at build time (no resource bundle at run time).
+/// A test checks that this list equals the folder.
+public enum SchemaMigrations {
+  /// Every migration this binary knows, oldest first.
+  public static let all: [Migration] = [
+    Migration(id: "0001_initial", bytes: PackageResources._001_initial_sql)
+  ]
+}

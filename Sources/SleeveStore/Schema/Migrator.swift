@@ -1,0 +1,100 @@
+import CSQLite
+
+/// Brings a database to this binary's schema, and refuses files it must not touch.
+///
+/// Each pending migration runs in its own `BEGIN IMMEDIATE` transaction that also records it in
+/// `schema_migrations`, so a migration is applied whole or not at all, and two processes
+/// migrating the same file at once apply each migration once. Re-opening a migrated file
+/// applies nothing.
+public enum Migrator {
+  /// Where a database stands against this binary's migrations.
+  public struct State: Equatable, Sendable {
+    /// Applied migrations this binary knows, in order.
+    public let applied: [String]
+    /// Known migrations not yet applied, in order.
+    public let pending: [String]
+    /// Applied migrations this binary does not know (the file is from a newer Sleeve).
+    public let unknown: [String]
+  }
+
+  /// Applies every pending migration.
+  ///
+  /// - Parameters:
+  ///   - connection: A writable connection.
+  ///   - migrations: The known migrations, oldest first.
+  /// - Returns: The ids applied by this call.
+  /// - Throws: `StoreError` for a file that is not a Sleeve database or is from a newer
+  ///   Sleeve; `SQLiteError` when a migration fails (nothing of it is applied).
+  @discardableResult
+  public static func migrate(
+    _ connection: Connection, migrations: [Migration] = SchemaMigrations.all
+  ) throws -> [String] {
+    let current = try state(of: connection, migrations: migrations)
+    guard current.unknown.isEmpty else {
+      throw StoreError.newerSchema(path: connection.path, unknown: current.unknown)
+    }
+    var applied: [String] = []
+    for migration in migrations where current.pending.contains(migration.id) {
+      let didApply = try connection.transaction { () throws -> Bool in
+        try connection.execute(createLedger)
+        let check = try connection.prepare("SELECT 1 FROM schema_migrations WHERE id = ?")
+        try check.bind(migration.id, at: 1)
+        guard try !check.step() else { return false }
+        try connection.execute(migration.sql)
+        let record = try connection.prepare(
+          "INSERT INTO schema_migrations (id, applied_unix_ns) VALUES (?, ?)")
+        try record.bind(migration.id, at: 1)
+        try record.bind(WallClock.unixNanoseconds(), at: 2)
+        try record.run()
+        return true
+      }
+      if didApply { applied.append(migration.id) }
+    }
+    return applied
+  }
+
+  /// Reads where a database stands, without changing it.
+  ///
+  /// - Throws: `StoreError.notADatabase` for a file SQLite cannot read,
+  ///   `StoreError.notASleeveDatabase` for a database with tables but no `schema_migrations`.
+  public static func state(
+    of connection: Connection, migrations: [Migration] = SchemaMigrations.all
+  ) throws -> State {
+    let tables = try tableNames(connection)
+    guard tables.contains("schema_migrations") else {
+      guard tables.isEmpty else {
+        throw StoreError.notASleeveDatabase(path: connection.path, tables: tables)
+      }
+      return State(applied: [], pending: migrations.map(\.id), unknown: [])
+    }
+    var appliedIDs: [String] = []
+    let statement = try connection.prepare("SELECT id FROM schema_migrations ORDER BY id")
+    while try statement.step() { appliedIDs.append(statement.text(at: 0) ?? "") }
+    let known = migrations.map(\.id)
+    return State(
+      applied: known.filter(appliedIDs.contains),
+      pending: known.filter { !appliedIDs.contains($0) },
+      unknown: appliedIDs.filter { !known.contains($0) })
+  }
+
+  private static let createLedger = """
+    CREATE TABLE IF NOT EXISTS schema_migrations (
+      id TEXT PRIMARY KEY,
+      applied_unix_ns INTEGER NOT NULL
+    )
+    """
+
+  private static func tableNames(_ connection: Connection) throws -> [String] {
+    do {
+      let statement = try connection.prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      var names: [String] = []
+      while try statement.step() { names.append(statement.text(at: 0) ?? "") }
+      return names
+    } catch SQLiteError.notADatabase {
+      throw StoreError.notADatabase(path: connection.path, detail: "file is not a database")
+    } catch SQLiteError.corrupt {
+      throw StoreError.corrupt(path: connection.path, detail: "database disk image is malformed")
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/// Why a file cannot be used as a Sleeve database. Each description is one line that names
+/// the file, what is wrong and what to do.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+  /// The file is not a SQLite database at all (random bytes, truncated header, encrypted).
+  case notADatabase(path: String, detail: String)
+  /// The file is a SQLite database that Sleeve did not create.
+  case notASleeveDatabase(path: String, tables: [String])
+  /// The file was written by a newer Sleeve: it has migrations this binary does not know.
+  case newerSchema(path: String, unknown: [String])
+  /// The file is damaged.
+  case corrupt(path: String, detail: String)
+
+  public var description: String {
+    switch self {
+    case .notADatabase(let path, let detail):
+      "'\(path)' is not a SQLite database (\(detail)); pass the path of a Sleeve database"
+    case .notASleeveDatabase(let path, let tables):
+      "'\(path)' is a SQLite database but not a Sleeve database (it has tables "
+        + "\(tables.prefix(5).joined(separator: ", ")) and no schema_migrations); "
+        + "pass the path of a Sleeve database"
+    case .newerSchema(let path, let unknown):
+      "'\(path)' was written by a newer Sleeve (unknown migrations: "
+        + "\(unknown.joined(separator: ", "))); upgrade Sleeve to read it"
+    case .corrupt(let path, let detail):
+      "'\(path)' is damaged (\(detail)); restore it from a copy or record a new session"
+    }
+  }
+}
