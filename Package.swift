@@ -9,6 +9,7 @@ let package = Package(
   products: [
     .library(name: "SleeveCore", targets: ["SleeveCore"]),
     .library(name: "SleeveStore", targets: ["SleeveStore"]),
+    .library(name: "SleeveRecorder", targets: ["SleeveRecorder"]),
   ],
   targets: [
     .target(name: "SleeveCore", swiftSettings: strict),
@@ -23,6 +24,11 @@ let package = Package(
       resources: [.embedInCode("../../Migrations/0001_initial.sql")],
       swiftSettings: strict
     ),
+    .target(
+      name: "SleeveRecorder",
+      dependencies: ["SleeveCore", "SleeveStore"],
+      swiftSettings: strict
+    ),
     .executableTarget(
       name: "SleeveBench",
       dependencies: ["SleeveCore"],
@@ -31,6 +37,11 @@ let package = Package(
     .testTarget(
       name: "SleeveCoreTests",
       dependencies: ["SleeveCore"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "SleeveRecorderTests",
+      dependencies: ["SleeveRecorder", "SleeveStore", "SleeveCore"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -14,12 +14,11 @@ extension Control {
 
   func startTask(
     for registration: RegistrationID, in observed: ObservedFire?, flag: FlagEvaluation?,
-    _ body: @escaping @MainActor () async throws -> Void
+    startedAt start: Int64, _ body: @escaping @MainActor () async throws -> Void
   ) {
     taskCounter &+= 1
     let key = taskCounter
     let task = Task.immediate { @MainActor in
-      let start = observed == nil ? 0 : MonotonicClock.nanoseconds()
       var status = OutcomeStatus.ok
       var thrown: (any Error)?
       do {

@@ -36,7 +36,8 @@ extension Control {
         let slots = registry.slotsAtFireStart(pinMark: pinMark)
         for slot in slots[index...] where slot.events.intersects(events) {
           guard let live = slot.entry.current, live.events.intersects(events) else { continue }
-          invoke(live, in: nil)
+          var unread: Int64 = 0
+          invoke(live, in: nil, clock: &unread)
         }
         return
       }
@@ -44,21 +45,25 @@ extension Control {
         if let handler = registry.slots[index].plainHandler {
           do { try handler(self) } catch {}
         } else {
-          invoke(registry.slots[index].entry, in: nil)
+          var unread: Int64 = 0
+          invoke(registry.slots[index].entry, in: nil, clock: &unread)
         }
       }
       index += 1
     }
   }
 
+  /// The observed path. One clock reading per handler: the reading that ends one handler
+  /// starts the next, and the last one ends the fire.
   private func fireObserved(
     _ events: ControlEvents, origin: FireOrigin, observer: any DispatchObserver
   ) {
     let observed = beginObservedFire(events, origin: origin, observer: observer)
+    var clock = observed.fire.atNanoseconds
     let snapshot = registry.slots
     if FireNesting.depth >= FireNesting.limit {
       for slot in snapshot where slot.events.intersects(events) {
-        observed.report(slot.entry.id, .recursionLimit)
+        observed.report(slot.entry.id, .recursionLimit, startedAt: clock)
       }
     } else {
       let parent = FireNesting.currentFire
@@ -70,13 +75,13 @@ extension Control {
       }
       for slot in snapshot where slot.events.intersects(events) {
         guard let live = slot.entry.current, live.events.intersects(events) else {
-          observed.report(slot.entry.id, .skipped(.removed))
+          observed.report(slot.entry.id, .skipped(.removed), startedAt: clock)
           continue
         }
-        invoke(live, in: observed)
+        invoke(live, in: observed, clock: &clock)
       }
     }
-    observer.fireEnded(observed.fire, atNanoseconds: MonotonicClock.nanoseconds())
+    observer.fireEnded(observed.fire, atNanoseconds: clock)
   }
 
   /// A disabled control's interaction: nothing runs; an observer sees the fire and each
@@ -84,10 +89,11 @@ extension Control {
   func reportSuppressedInteraction(_ events: ControlEvents) {
     guard !events.isEmpty, let activeObserver else { return }
     let observed = beginObservedFire(events, origin: .interaction, observer: activeObserver)
+    let clock = observed.fire.atNanoseconds
     for slot in registry.slots where slot.events.intersects(events) {
-      observed.report(slot.entry.id, .skipped(.disabled))
+      observed.report(slot.entry.id, .skipped(.disabled), startedAt: clock)
     }
-    activeObserver.fireEnded(observed.fire, atNanoseconds: MonotonicClock.nanoseconds())
+    activeObserver.fireEnded(observed.fire, atNanoseconds: clock)
   }
 
   private func beginObservedFire(
@@ -102,11 +108,14 @@ extension Control {
   }
 
   /// Runs one live entry: checks its owner, evaluates its flag, then calls the chosen body.
-  private func invoke(_ entry: HandlerEntry, in observed: ObservedFire?) {
+  ///
+  /// - Parameter clock: For observed fires, the latest clock reading: the handler's start on
+  ///   entry, its end (the next handler's start) on return. Untouched when unobserved.
+  private func invoke(_ entry: HandlerEntry, in observed: ObservedFire?, clock: inout Int64) {
     var anchor: AnyObject?
     if entry.anchorType != nil {
       guard let liveAnchor = entry.anchor else {
-        observed?.report(entry.id, .ownerReleased)
+        observed?.report(entry.id, .ownerReleased, startedAt: clock)
         remove(entry, reason: .ownerReleased)
         return
       }
@@ -119,7 +128,7 @@ extension Control {
       evaluation = flag
       if flag.variant == .off {
         guard let fallback = entry.fallback else {
-          observed?.report(entry.id, .skipped(.flagOff), flag: flag)
+          observed?.report(entry.id, .skipped(.flagOff), flag: flag, startedAt: clock)
           return
         }
         body = fallback
@@ -127,38 +136,45 @@ extension Control {
     }
     switch body {
     case .sync(let handler):
-      runSync(entry.id, in: observed, flag: evaluation) { try handler(self) }
+      runSync(entry.id, in: observed, flag: evaluation, clock: &clock) { try handler(self) }
     case .anchoredSync(let handler):
       guard let anchor else { return }
-      runSync(entry.id, in: observed, flag: evaluation) { try handler(anchor, self) }
+      runSync(entry.id, in: observed, flag: evaluation, clock: &clock) {
+        try handler(anchor, self)
+      }
     case .async(let handler):
-      startTask(for: entry.id, in: observed, flag: evaluation) { try await handler(self) }
+      startTask(for: entry.id, in: observed, flag: evaluation, startedAt: clock) {
+        try await handler(self)
+      }
+      if observed != nil { clock = MonotonicClock.nanoseconds() }
     case .anchoredAsync(let handler):
       guard let anchor else { return }
-      startTask(for: entry.id, in: observed, flag: evaluation) {
+      startTask(for: entry.id, in: observed, flag: evaluation, startedAt: clock) {
         try await handler(anchor, self)
       }
+      if observed != nil { clock = MonotonicClock.nanoseconds() }
     }
   }
 
   @inline(__always)
   private func runSync(
     _ registration: RegistrationID, in observed: ObservedFire?, flag: FlagEvaluation?,
-    _ call: () throws -> Void
+    clock: inout Int64, _ call: () throws -> Void
   ) {
     guard let observed else {
       do { try call() } catch {}
       return
     }
-    let start = MonotonicClock.nanoseconds()
+    let start = clock
     do {
       try call()
-      let duration = MonotonicClock.nanoseconds() - start
-      observed.report(registration, .ok, flag: flag, startedAt: start, duration: duration)
+      clock = MonotonicClock.nanoseconds()
+      observed.report(registration, .ok, flag: flag, startedAt: start, duration: clock - start)
     } catch {
-      let duration = MonotonicClock.nanoseconds() - start
+      clock = MonotonicClock.nanoseconds()
       observed.report(
-        registration, .failed, flag: flag, startedAt: start, duration: duration, error: error)
+        registration, .failed, flag: flag, startedAt: start, duration: clock - start,
+        error: error)
     }
   }
 }

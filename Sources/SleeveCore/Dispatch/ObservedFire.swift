@@ -13,14 +13,13 @@ final class ObservedFire: Sendable {
   /// Reports one handler's outcome.
   func report(
     _ registration: RegistrationID, _ status: OutcomeStatus, flag: FlagEvaluation? = nil,
-    isAsync: Bool = false, startedAt: Int64? = nil, duration: Int64 = 0,
+    isAsync: Bool = false, startedAt: Int64, duration: Int64 = 0,
     error: (any Error)? = nil
   ) {
     observer.handlerFinished(
       HandlerOutcome(
-        fire: fire.id, registration: registration, control: fire.control, status: status,
-        flag: flag, isAsync: isAsync,
-        startedAtNanoseconds: startedAt ?? MonotonicClock.nanoseconds(),
+        fire: fire.id, registration: registration, status: status, flag: flag,
+        isAsync: isAsync, startedAtNanoseconds: startedAt,
         durationNanoseconds: duration, error: error))
   }
 }

@@ -41,14 +41,13 @@ public enum OutcomeStatus: Hashable, Sendable {
   }
 }
 
-/// One handler invocation's outcome as an observer sees it.
+/// One handler invocation's outcome as an observer sees it. The control is the fire's
+/// (``FireInfo/control``) and the handler's (``RegistrationInfo/control``).
 public struct HandlerOutcome: Sendable {
   /// The fire it belonged to.
   public let fire: FireID
   /// The handler.
   public let registration: RegistrationID
-  /// The control.
-  public let control: ControlInfo
   /// How it ended.
   public let status: OutcomeStatus
   /// The flag evaluation that chose primary or fallback, for gated handlers.

@@ -39,6 +39,9 @@ public struct RegistrationInfo: Hashable, Sendable {
   public let site: String
   /// Why the observer is told.
   public let change: Change
+  /// When the observer was told (registration, change or attach), in ``MonotonicClock``
+  /// nanoseconds.
+  public let atNanoseconds: Int64
 
   /// A stable, readable name to group outcomes by: the `id:` when given, else the site;
   /// target-actions are prefixed with their target's type (`CheckoutModel.submit`,

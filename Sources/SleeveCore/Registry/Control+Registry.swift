@@ -86,6 +86,6 @@ extension Control {
       isAsync: entry.primary.isAsync || entry.fallback?.isAsync == true,
       identifier: entry.identifier, flagKey: entry.flagKey,
       anchorType: entry.anchorType.map { String(describing: $0) },
-      site: entry.site.description, change: change)
+      site: entry.site.description, change: change, atNanoseconds: MonotonicClock.nanoseconds())
   }
 }

@@ -10,6 +10,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
   /// The file is damaged.
   case corrupt(path: String, detail: String)
 
+  /// One line naming the file, what is wrong and what to do.
   public var description: String {
     switch self {
     case .notADatabase(let path, let detail):

@@ -1,0 +1,227 @@
+import Dispatch
+import Synchronization
+
+/// The hand-off between firing threads and the writer: a bounded, `Mutex`-guarded array.
+///
+/// Appending takes the lock for a few instructions and returns; it wakes the writer only when
+/// a threshold is crossed. Every accepted event gets a sequence number; the writer reports
+/// the number it has finished (written or failed), which releases `flush()`, `end()` and
+/// strict-mode waiters. Drops are counted per session, never silent.
+final class EventBuffer: Sendable {
+  private struct State {
+    var events: [PendingEvent] = []
+    /// Sequence number of the last accepted event.
+    var accepted: UInt64 = 0
+    /// Sequence number up to which the writer has finished.
+    var finished: UInt64 = 0
+    var wakeSignalled = false
+    var closed = false
+    var commitWaiters: [(target: UInt64, signal: DispatchSemaphore)] = []
+    var asyncWaiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    var spaceWaiters: [DispatchSemaphore] = []
+    var dropped: [SessionKey: Int] = [:]
+    var droppedFires: [SessionKey: FireRanges] = [:]
+    /// Sessions whose last fire was kept (so a later dropped fire starts a new range).
+    var keptFireSinceDrop: Set<SessionKey> = []
+  }
+
+  private let state: Mutex<State>
+  private let wake = DispatchSemaphore(value: 0)
+  let capacity: Int
+  let flushCount: Int
+  let whenFull: RecorderOptions.WhenFull
+
+  init(capacity: Int, flushCount: Int, whenFull: RecorderOptions.WhenFull) {
+    self.capacity = capacity
+    self.flushCount = flushCount
+    self.whenFull = whenFull
+    var initial = State()
+    initial.events.reserveCapacity(capacity)
+    state = Mutex(initial)
+  }
+
+  /// Appends an event that must not be dropped (sessions, registrations, flags): it may take
+  /// the buffer past its capacity, which these rare events cannot do for long.
+  /// - Returns: Its sequence number, or `nil` when the buffer is closed.
+  @discardableResult
+  func appendStructural(_ event: PendingEvent) -> UInt64? {
+    let (sequence, wakeWriter) = state.withLock { state -> (UInt64?, Bool) in
+      guard !state.closed else { return (nil, false) }
+      return (Self.accept(event, into: &state), shouldWake(&state))
+    }
+    if wakeWriter { wake.signal() }
+    return sequence
+  }
+
+  /// Appends a fire: when the buffer is full it is dropped (and so are its outcomes, later) or
+  /// waits, by policy.
+  /// - Returns: Its sequence number, or `nil` when dropped.
+  @discardableResult
+  func appendFire(_ fire: FireRecord, session: SessionKey) -> UInt64? {
+    appendDroppable(PendingEvent(session: session, event: .fire(fire))) { state, kept in
+      if kept {
+        state.keptFireSinceDrop.insert(session)
+      } else {
+        let extend = !state.keptFireSinceDrop.contains(session)
+        state.droppedFires[session, default: FireRanges()].insert(fire.id, extendingLast: extend)
+        state.keptFireSinceDrop.remove(session)
+      }
+    }
+  }
+
+  /// Appends an outcome; one whose fire was dropped is dropped with it.
+  /// - Returns: Its sequence number, or `nil` when dropped.
+  @discardableResult
+  func appendOutcome(_ outcome: OutcomeRecord, session: SessionKey) -> UInt64? {
+    appendDroppable(PendingEvent(session: session, event: .outcome(outcome))) { _, _ in }
+  }
+
+  private func appendDroppable(
+    _ event: PendingEvent, noting note: (inout State, _ kept: Bool) -> Void
+  ) -> UInt64? {
+    while true {
+      let (sequence, wakeWriter, waitForSpace) = state.withLock {
+        state -> (UInt64?, Bool, DispatchSemaphore?) in
+        guard !state.closed else { return (nil, false, nil) }
+        if !state.droppedFires.isEmpty, case .outcome(let outcome) = event.event,
+          state.droppedFires[event.session]?.contains(outcome.fire) == true
+        {
+          state.dropped[event.session, default: 0] += 1
+          return (nil, false, nil)
+        }
+        if state.events.count >= capacity {
+          if whenFull == .block {
+            let signal = DispatchSemaphore(value: 0)
+            state.spaceWaiters.append(signal)
+            return (nil, !state.wakeSignalled, signal)
+          }
+          state.dropped[event.session, default: 0] += 1
+          note(&state, false)
+          return (nil, false, nil)
+        }
+        note(&state, true)
+        return (Self.accept(event, into: &state), shouldWake(&state), nil)
+      }
+      if wakeWriter { wake.signal() }
+      guard let waitForSpace else { return sequence }
+      waitForSpace.wait()
+    }
+  }
+
+  private static func accept(_ event: PendingEvent, into state: inout State) -> UInt64 {
+    state.events.append(event)
+    state.accepted += 1
+    return state.accepted
+  }
+
+  private func shouldWake(_ state: inout State) -> Bool {
+    guard !state.wakeSignalled, state.events.count >= flushCount else { return false }
+    state.wakeSignalled = true
+    return true
+  }
+
+  /// The events dropped so far for `session`.
+  func droppedCount(for session: SessionKey) -> Int {
+    state.withLock { $0.dropped[session] ?? 0 }
+  }
+
+  /// The sequence number of the last accepted event.
+  var lastAccepted: UInt64 { state.withLock { $0.accepted } }
+
+  /// Wakes the writer now.
+  func requestWrite() {
+    let signal = state.withLock { state -> Bool in
+      guard !state.wakeSignalled else { return false }
+      state.wakeSignalled = true
+      return true
+    }
+    if signal { wake.signal() }
+  }
+
+  /// Blocks until the writer has finished every event up to `sequence`, or `timeout` passed.
+  /// - Returns: Whether the events were finished in time.
+  @discardableResult
+  func waitUntilFinished(_ sequence: UInt64, timeout: DispatchTime = .distantFuture) -> Bool {
+    let signal = state.withLock { state -> DispatchSemaphore? in
+      guard state.finished < sequence, !state.closed else { return nil }
+      let signal = DispatchSemaphore(value: 0)
+      state.commitWaiters.append((sequence, signal))
+      return signal
+    }
+    guard let signal else { return true }
+    requestWrite()
+    return signal.wait(timeout: timeout) == .success
+  }
+
+  /// Suspends until the writer has finished every event up to `sequence`.
+  func finished(_ sequence: UInt64) async {
+    await withCheckedContinuation { continuation in
+      let resumeNow = state.withLock { state -> Bool in
+        guard state.finished < sequence, !state.closed else { return true }
+        state.asyncWaiters.append((sequence, continuation))
+        return false
+      }
+      if resumeNow { continuation.resume() } else { requestWrite() }
+    }
+  }
+
+  // MARK: Writer side
+
+  /// Waits up to `timeout` for a wake-up, then moves every pending event into `batch`
+  /// (which must be empty) and returns the sequence number of the last one.
+  func takeBatch(into batch: inout [PendingEvent], waitingUpTo timeout: Duration) -> (
+    last: UInt64, closed: Bool
+  ) {
+    let milliseconds = Int(timeout.components.seconds * 1000)
+      + Int(timeout.components.attoseconds / 1_000_000_000_000_000)
+    _ = wake.wait(timeout: .now() + .milliseconds(max(milliseconds, 1)))
+    let (last, closed, spaceWaiters) = state.withLock {
+      state -> (UInt64, Bool, [DispatchSemaphore]) in
+      swap(&state.events, &batch)
+      state.wakeSignalled = false
+      let waiters = state.spaceWaiters
+      state.spaceWaiters.removeAll()
+      return (state.accepted, state.closed, waiters)
+    }
+    for waiter in spaceWaiters { waiter.signal() }
+    return (last, closed)
+  }
+
+  /// Records that the writer finished every event up to `sequence`, releasing its waiters.
+  func markFinished(_ sequence: UInt64) {
+    let (blocking, suspended) = state.withLock { state in
+      state.finished = max(state.finished, sequence)
+      let finished = state.finished
+      let blocking = state.commitWaiters.filter { $0.target <= finished }.map(\.signal)
+      state.commitWaiters.removeAll { $0.target <= finished }
+      let suspended = state.asyncWaiters.filter { $0.target <= finished }.map(\.continuation)
+      state.asyncWaiters.removeAll { $0.target <= finished }
+      return (blocking, suspended)
+    }
+    for signal in blocking { signal.signal() }
+    for continuation in suspended { continuation.resume() }
+  }
+
+  /// Refuses new events and wakes the writer so it drains and stops; releases every waiter
+  /// once the writer calls ``markFinished(_:)`` for the last time.
+  func close() {
+    state.withLock { $0.closed = true }
+    wake.signal()
+  }
+
+  /// Releases every waiter (the writer has stopped).
+  func releaseAll() {
+    let (blocking, suspended, space) = state.withLock { state in
+      let result = (
+        state.commitWaiters.map(\.signal), state.asyncWaiters.map(\.continuation),
+        state.spaceWaiters
+      )
+      state.commitWaiters.removeAll()
+      state.asyncWaiters.removeAll()
+      state.spaceWaiters.removeAll()
+      return result
+    }
+    for signal in blocking + space { signal.signal() }
+    for continuation in suspended { continuation.resume() }
+  }
+}

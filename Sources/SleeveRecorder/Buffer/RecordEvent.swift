@@ -1,0 +1,139 @@
+import SleeveCore
+
+/// One buffered event, as small as the firing thread can make it: the hot cases (fires and
+/// outcomes) are plain integers plus one shared reference; the rare, large ones are boxed.
+enum RecordEvent: Sendable {
+  case sessionStarted(SessionStart)
+  case registered(Box<RegistrationInfo>)
+  case removed(RemovalInfo)
+  case fire(FireRecord)
+  case outcome(OutcomeRecord)
+  case flagDefined(Box<FlagDefinition>)
+  case flagChanged(Box<FlagChange>)
+  case sessionEnded(endedUnixNanoseconds: Int64)
+}
+
+/// A buffered event and the session it belongs to.
+struct PendingEvent: Sendable {
+  let session: SessionKey
+  let event: RecordEvent
+}
+
+/// The writer's handle for a session (an index into its session table), stable for the
+/// recorder's lifetime.
+struct SessionKey: Hashable, Sendable {
+  let rawValue: UInt32
+}
+
+/// A fire, reduced to what its row needs.
+struct FireRecord: Sendable {
+  let id: UInt64
+  let control: ControlInfo
+  let events: UInt
+  let origin: UInt8
+  let parent: UInt64?
+  let depth: Int32
+  let atNanoseconds: Int64
+
+  init(_ fire: FireInfo) {
+    id = fire.id.rawValue
+    control = fire.control
+    events = fire.events.rawValue
+    origin = fire.origin == .interaction ? 0 : 1
+    parent = fire.parent?.rawValue
+    depth = Int32(clamping: fire.depth)
+    atNanoseconds = fire.atNanoseconds
+  }
+}
+
+/// An outcome, reduced to codes: the flag key is the registration's, so only the variant and
+/// the state that chose it are kept.
+struct OutcomeRecord: Sendable {
+  let fire: UInt64
+  let registration: UInt64
+  let startedAtNanoseconds: Int64
+  let durationNanoseconds: Int64
+  let status: UInt8
+  let reason: UInt8
+  /// 0: not gated, 1: off, 2: on.
+  let variant: UInt8
+  let flagState: UInt8
+  let isAsync: Bool
+  /// The thrown error, formatted by the writer (off the firing thread).
+  let error: Box<any Error>?
+
+  init(_ outcome: HandlerOutcome) {
+    fire = outcome.fire.rawValue
+    registration = outcome.registration.rawValue
+    startedAtNanoseconds = outcome.startedAtNanoseconds
+    durationNanoseconds = outcome.durationNanoseconds
+    (status, reason) = StatusCodes.codes(for: outcome.status)
+    if let flag = outcome.flag {
+      variant = flag.variant == .on ? 2 : 1
+      flagState = StatusCodes.code(for: flag.state)
+    } else {
+      variant = 0
+      flagState = 0
+    }
+    isAsync = outcome.isAsync
+    error = outcome.error.map { Box($0) }
+  }
+}
+
+/// A thrown error as text, truncated to ``ErrorText/maximumLength`` characters.
+struct ErrorText: Sendable {
+  /// Longer error messages are cut here, with a marker, so one runaway message cannot bloat
+  /// the database.
+  static let maximumLength = 4_096
+
+  let type: String
+  let message: String
+
+  init(_ error: any Error) {
+    type = String(reflecting: Swift.type(of: error))
+    let full = String(describing: error)
+    message =
+      full.count > Self.maximumLength
+      ? String(full.prefix(Self.maximumLength)) + "… [truncated]" : full
+  }
+}
+
+/// The session's row, inserted by the writer.
+struct SessionStart: Sendable {
+  let metadata: SessionMetadata
+  let durability: RecorderOptions.Durability
+  let startedUnixNanoseconds: Int64
+  let startedMonotonicNanoseconds: Int64
+}
+
+/// Shares an immutable value by reference, so a large payload costs the buffer one pointer.
+final class Box<Value: Sendable>: Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// The integer codes of the schema's lookup tables (`outcome_statuses`, `skip_reasons`,
+/// `flag_states`).
+enum StatusCodes {
+  static func codes(for status: OutcomeStatus) -> (status: UInt8, reason: UInt8) {
+    switch status {
+    case .ok: (0, 0)
+    case .failed: (1, 0)
+    case .ownerReleased: (2, 0)
+    case .skipped(.flagOff): (3, 1)
+    case .skipped(.removed): (3, 2)
+    case .skipped(.disabled): (3, 3)
+    case .cancelled: (4, 0)
+    case .recursionLimit: (5, 0)
+    }
+  }
+
+  static func code(for state: FlagState?) -> UInt8 {
+    switch state {
+    case nil: 0
+    case .enabled: 1
+    case .disabled: 2
+    case .rolledBack: 3
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import SleeveStore
+
+/// What a session records about where it ran: the checklist's runtime, versions, OS and host,
+/// plus only the environment variables the user names (never the whole environment).
+public struct SessionMetadata: Sendable, Equatable {
+  /// The session's name, e.g. the test suite's.
+  public let name: String
+  /// Free-form tags, e.g. `["ci", "nightly"]`.
+  public let tags: [String]
+  /// A fresh random UUID, lowercase: the session's identity across files.
+  public let uuid: String
+  /// The host name.
+  public let host: String
+  /// The process id.
+  public let pid: Int32
+  /// The operating system, e.g. `Debian GNU/Linux 12 (bookworm); Linux 6.1.0`.
+  public let os: String
+  /// The Swift runtime the binary was built with, e.g. `Swift 6.3`.
+  public let runtime: String
+  /// Sleeve's version.
+  public let sleeveVersion: String
+  /// The SQLite library's version.
+  public let sqliteVersion: String
+  /// The named environment variables that are set, with their values.
+  public let environment: [String: String]
+
+  /// Gathers metadata for a new session.
+  ///
+  /// - Parameters:
+  ///   - name: The session's name.
+  ///   - tags: Free-form tags.
+  ///   - environmentNames: The environment variables to record; unset ones are left out.
+  public init(name: String, tags: [String], environmentNames: [String]) {
+    let process = ProcessInfo.processInfo
+    self.name = name
+    self.tags = tags
+    self.uuid = UUID().uuidString.lowercased()
+    self.host = process.hostName
+    self.pid = process.processIdentifier
+    self.os = Self.operatingSystem()
+    self.runtime = Self.swiftRuntime
+    self.sleeveVersion = Sleeve.version
+    self.sqliteVersion = Connection.libraryVersion
+    var environment: [String: String] = [:]
+    for name in environmentNames {
+      if let value = process.environment[name] { environment[name] = value }
+    }
+    self.environment = environment
+  }
+
+  /// Tags as a JSON array.
+  var tagsJSON: String { JSON.array(tags) }
+
+  /// Environment and anything else as a JSON object with sorted keys.
+  var metadataJSON: String { JSON.object(["environment": RawJSON(JSON.object(environment))]) }
+
+  static var swiftRuntime: String {
+    #if swift(>=7.0)
+      "Swift 7.0 or later"
+    #elseif swift(>=6.3)
+      "Swift 6.3"
+    #elseif swift(>=6.2)
+      "Swift 6.2"
+    #else
+      "Swift 6"
+    #endif
+  }
+
+  static func operatingSystem() -> String {
+    let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+    let pretty = release.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
+      .map { $0.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: ["\""]) }
+    let version = ProcessInfo.processInfo.operatingSystemVersionString
+    return [pretty, version].compactMap { $0 }.joined(separator: "; ")
+  }
+}
+
+/// Sleeve's own version.
+public enum Sleeve {
+  /// The version recorded in every session.
+  public static let version = "0.1.0"
+}

@@ -1,0 +1,77 @@
+import Foundation
+import SleeveCore
+import SleeveStore
+import Synchronization
+
+/// Records sessions of dispatch events into a Sleeve database file.
+///
+/// Opening creates and migrates the file; one background writer thread owns the connection
+/// for the recorder's lifetime. Several recorders, in this process or others, may write to the
+/// same file at once.
+///
+/// ```swift
+/// let recorder = try Recorder(path: "sleeve.sqlite")
+/// let session = try recorder.startSession(name: "CheckoutTests")
+/// session.attach(button)
+/// button.tap()
+/// try await session.end()
+/// ```
+public final class Recorder: Sendable {
+  /// The database file.
+  public let path: String
+  /// The options every session of this recorder uses.
+  public let options: RecorderOptions
+  let writer: Writer
+  private let nextSession = Mutex<UInt32>(0)
+
+  /// Opens (creating and migrating) the database at `path` and starts the writer.
+  ///
+  /// - Throws: `RecorderError.store` for a file that is not a Sleeve database or was written
+  ///   by a newer Sleeve; `RecorderError.sqlite` when the file cannot be opened or written.
+  public init(path: String, options: RecorderOptions = RecorderOptions()) throws {
+    self.path = path
+    self.options = options
+    self.writer = try Writer(path: path, options: options)
+    ExitFlush.register(writer)
+  }
+
+  deinit {
+    writer.close()
+    ExitFlush.unregister(writer)
+  }
+
+  /// Starts a session: its row is committed before this returns.
+  ///
+  /// - Parameters:
+  ///   - name: The session's name, e.g. the test suite's.
+  ///   - tags: Free-form tags.
+  ///   - environment: Names of environment variables to record (only these; never the whole
+  ///     environment).
+  ///   - durability: Overrides the recorder's durability for this session.
+  /// - Throws: `RecorderError` when the session's row cannot be written.
+  public func startSession(
+    name: String, tags: [String] = [], environment: [String] = [],
+    durability: RecorderOptions.Durability? = nil
+  ) throws -> RecordingSession {
+    let key = SessionKey(rawValue: nextSession.withLock { $0 += 1; return $0 })
+    let metadata = SessionMetadata(name: name, tags: tags, environmentNames: environment)
+    let start = SessionStart(
+      metadata: metadata, durability: durability ?? options.durability,
+      startedUnixNanoseconds: WallClock.unixNanoseconds(),
+      startedMonotonicNanoseconds: MonotonicClock.nanoseconds())
+    guard
+      let sequence = writer.buffer.appendStructural(
+        PendingEvent(session: key, event: .sessionStarted(start)))
+    else { throw RecorderError.closed(path: path) }
+    writer.buffer.waitUntilFinished(sequence)
+    switch writer.sessionRow(key) {
+    case .success(let rowID):
+      return RecordingSession(
+        recorder: self, key: key, rowID: rowID, metadata: metadata, durability: start.durability)
+    case .failure(let error):
+      throw error
+    case nil:
+      throw RecorderError.closed(path: path)
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/// How a ``Recorder`` writes: durability, buffering and where write errors go.
+public struct RecorderOptions: Sendable {
+  /// When recorded events reach the file.
+  public enum Durability: String, Sendable {
+    /// Events are written in batches by the background writer (on a count or time threshold,
+    /// `flush()` and `end()`). A kill loses at most the events of the last `flushInterval`.
+    case batched
+    /// Every fire's events are committed before `sendActions` returns (and every async
+    /// outcome before its task finishes): nothing acknowledged is lost, at the cost of one
+    /// transaction per fire.
+    case strict
+  }
+
+  /// What the firing thread does when the buffer is full.
+  public enum WhenFull: String, Sendable {
+    /// Wait for the writer to make room (events are never dropped; the UI thread may stall).
+    case block
+    /// Drop the event and count it on its session (`droppedEvents`, the `dropped_events`
+    /// column): never silent, never blocking.
+    case drop
+  }
+
+  /// The default durability of sessions started by the recorder.
+  public var durability: Durability
+  /// What to do when the buffer is full.
+  public var whenFull: WhenFull
+  /// The most events the buffer holds (memory stays bounded by it: about 64 bytes each).
+  public var bufferCapacity: Int
+  /// The writer wakes when this many events are waiting.
+  public var flushCount: Int
+  /// The writer wakes at least this often when events are waiting.
+  public var flushInterval: Duration
+  /// How long a write waits for another process's lock before it fails.
+  public var busyTimeout: Duration
+  /// Called on the writer thread for every failed write, with the events it lost. Never
+  /// called on the firing thread; never throws into a handler.
+  public var onWriteError: (@Sendable (RecorderError) -> Void)?
+
+  /// Options with the defaults: batched, drop when full, 65,536 events, flush at 4,096 events
+  /// or 100 ms, 5 s busy timeout.
+  public init(
+    durability: Durability = .batched, whenFull: WhenFull = .drop, bufferCapacity: Int = 65_536,
+    flushCount: Int = 4_096, flushInterval: Duration = .milliseconds(100),
+    busyTimeout: Duration = .seconds(5), onWriteError: (@Sendable (RecorderError) -> Void)? = nil
+  ) {
+    self.durability = durability
+    self.whenFull = whenFull
+    self.bufferCapacity = max(bufferCapacity, 16)
+    self.flushCount = min(max(flushCount, 1), max(bufferCapacity, 16))
+    self.flushInterval = flushInterval
+    self.busyTimeout = busyTimeout
+    self.onWriteError = onWriteError
+  }
+}

@@ -1,0 +1,160 @@
+import SleeveCore
+import SleeveStore
+import Synchronization
+
+/// One recorded session: a ``DispatchObserver`` that hands every event of the controls it
+/// observes to the recorder's writer.
+///
+/// The observer calls only append a small value to the buffer and return: no I/O on the
+/// firing thread (except in `strict` durability, which waits for each fire's commit by
+/// design). Write failures never reach a handler: they go to the recorder's error callback
+/// and to ``status``.
+///
+/// ```swift
+/// let session = try recorder.startSession(name: "CheckoutTests")
+/// session.attach(button)          // or create controls inside session.observe { … }
+/// button.tap()
+/// try await session.end()
+/// ```
+public final class RecordingSession: DispatchObserver {
+  /// The session's UUID, its identity across files.
+  public var uuid: String { metadata.uuid }
+  /// The session's name.
+  public var name: String { metadata.name }
+  /// The session's row id in the recorder's file.
+  public let rowID: Int64
+  /// What was recorded about the environment.
+  public let metadata: SessionMetadata
+  /// Batched or strict.
+  public let durability: RecorderOptions.Durability
+  /// The recorder writing this session (kept alive by it).
+  public let recorder: Recorder
+
+  private let key: SessionKey
+  private let buffer: EventBuffer
+  private let hasEnded = Atomic(false)
+
+  init(
+    recorder: Recorder, key: SessionKey, rowID: Int64, metadata: SessionMetadata,
+    durability: RecorderOptions.Durability
+  ) {
+    self.recorder = recorder
+    self.key = key
+    self.rowID = rowID
+    self.metadata = metadata
+    self.durability = durability
+    self.buffer = recorder.writer.buffer
+  }
+
+  // MARK: Wiring
+
+  /// Makes this session the observer of `control`; its existing handlers are recorded.
+  @MainActor
+  public func attach(_ control: Control) {
+    control.observer = self
+  }
+
+  /// Records the provider's flag definitions and current states, then every later change.
+  public func attach(_ flags: InMemoryFlagProvider) {
+    let now = MonotonicClock.nanoseconds()
+    for definition in flags.definitions {
+      append(.flagDefined(Box(definition)))
+      if let state = flags.state(of: definition.key) {
+        let change = FlagChange(
+          key: definition.key, previous: nil, state: state, actor: "initial",
+          definition: definition, atNanoseconds: now)
+        append(.flagChanged(Box(change)))
+      }
+    }
+    flags.addObserver(self)
+  }
+
+  /// Runs `body` with this session as the observer of every control created inside it (and
+  /// in its child tasks), and nowhere else.
+  public func observe<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try ControlDefaults.$observer.withValue(self, operation: body)
+  }
+
+  /// The async form of ``observe(_:)-(()->Result)``.
+  public func observe<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+    try await ControlDefaults.$observer.withValue(self, operation: body)
+  }
+
+  /// Makes this session the process-wide observer of controls created later outside any
+  /// ``ControlDefaults`` scope (for apps).
+  @MainActor
+  public func observeNewControls() {
+    Control.defaultObserver = self
+  }
+
+  // MARK: State
+
+  /// Events dropped because the buffer was full (policy `drop`), exact.
+  public var droppedEvents: Int { buffer.droppedCount(for: key) }
+
+  /// Where the session stands.
+  public var status: SessionStatus {
+    if hasEnded.load(ordering: .acquiring) { return .ended }
+    return recorder.writer.failure(of: key).map {
+      .failedWrites(failedEvents: $0.failedEvents, lastError: $0.lastError)
+    } ?? .recording
+  }
+
+  /// Waits until every event recorded so far is written (or has failed, see ``status``).
+  public func flush() async {
+    await buffer.finished(buffer.lastAccepted)
+  }
+
+  /// Writes everything recorded so far and marks the session ended. Events after `end()` are
+  /// not recorded. Calling it again does nothing.
+  ///
+  /// - Throws: `RecorderError` when the end could not be written (the session then reads as
+  ///   unterminated).
+  public func end() async throws {
+    guard !hasEnded.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    guard
+      let sequence = buffer.appendStructural(
+        PendingEvent(
+          session: key, event: .sessionEnded(endedUnixNanoseconds: WallClock.unixNanoseconds())))
+    else { throw RecorderError.closed(path: recorder.path) }
+    await buffer.finished(sequence)
+    if let failure = recorder.writer.endFailure(of: key) { throw failure }
+  }
+
+  // MARK: DispatchObserver
+
+  public func registered(_ registration: RegistrationInfo) {
+    append(.registered(Box(registration)))
+  }
+
+  public func removed(_ removal: RemovalInfo) {
+    append(.removed(removal))
+  }
+
+  public func fireBegan(_ fire: FireInfo) {
+    guard !hasEnded.load(ordering: .relaxed) else { return }
+    buffer.appendFire(FireRecord(fire), session: key)
+  }
+
+  public func handlerFinished(_ outcome: HandlerOutcome) {
+    guard !hasEnded.load(ordering: .relaxed) else { return }
+    let sequence = buffer.appendOutcome(OutcomeRecord(outcome), session: key)
+    if outcome.isAsync, durability == .strict, let sequence {
+      buffer.waitUntilFinished(sequence)
+    }
+  }
+
+  public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
+    guard durability == .strict, !hasEnded.load(ordering: .relaxed) else { return }
+    buffer.waitUntilFinished(buffer.lastAccepted)
+  }
+
+  public func flagChanged(_ change: FlagChange) {
+    append(.flagChanged(Box(change)))
+  }
+
+  private func append(_ event: RecordEvent) {
+    guard !hasEnded.load(ordering: .relaxed) else { return }
+    buffer.appendStructural(PendingEvent(session: key, event: event))
+  }
+}

@@ -1,0 +1,266 @@
+import SleeveCore
+import SleeveStore
+
+/// Writes one batch of events in one `BEGIN IMMEDIATE` transaction with reused statements.
+///
+/// Lives on the writer thread with its connection. A failed batch is rolled back whole: its
+/// events are counted as failed on their sessions, and the fires and registrations it held
+/// are remembered as lost so later outcomes that point at them are counted, not written.
+final class BatchWriter {
+  let connection: Connection
+  private let statements: Statements
+  private(set) var sessions: [SessionKey: WriterSession] = [:]
+  private var lastHeartbeat: Int64 = 0
+
+  init(connection: Connection) throws {
+    self.connection = connection
+    self.statements = try Statements(connection)
+  }
+
+  func rowID(of key: SessionKey) -> Int64 { sessions[key]?.rowID ?? 0 }
+
+  /// Writes `batch`; `dropped` gives each session's drop count for its row.
+  /// - Returns: The error when the batch failed (it was rolled back).
+  func write(_ batch: [PendingEvent], dropped: (SessionKey) -> Int) -> SQLiteError? {
+    var staged = sessions
+    var newControls: [SessionKey: Set<UInt64>] = [:]
+    do {
+      try connection.transaction {
+        for pending in batch {
+          try apply(pending, to: &staged, newControls: &newControls)
+        }
+        try persistProgress(of: &staged, dropped: dropped, force: !batch.isEmpty)
+      }
+      for (key, controls) in newControls { staged[key]?.knownControls.formUnion(controls) }
+      sessions = staged.filter { !$0.value.ended }
+      return nil
+    } catch {
+      let failure =
+        error as? SQLiteError ?? SQLiteError(code: 1, message: String(describing: error))
+      recordLoss(of: batch, error: failure)
+      try? connection.transaction {
+        var current = sessions
+        try persistProgress(of: &current, dropped: dropped, force: true)
+        sessions = current
+      }
+      return failure
+    }
+  }
+
+  /// Refreshes heartbeats of idle sessions about once a second.
+  func heartbeat(dropped: (SessionKey) -> Int) {
+    guard WallClock.unixNanoseconds() - lastHeartbeat > 1_000_000_000, !sessions.isEmpty else {
+      return
+    }
+    _ = write([], dropped: dropped)
+  }
+
+  private func apply(
+    _ pending: PendingEvent, to staged: inout [SessionKey: WriterSession],
+    newControls: inout [SessionKey: Set<UInt64>]
+  ) throws {
+    let key = pending.session
+    if case .sessionStarted(let start) = pending.event {
+      try insertSession(start)
+      staged[key] = WriterSession(
+        rowID: connection.lastInsertRowID,
+        startedMonotonicNanoseconds: start.startedMonotonicNanoseconds,
+        startedUnixNanoseconds: start.startedUnixNanoseconds)
+      return
+    }
+    guard var session = staged[key], session.rowID != 0 else { return }
+    defer { staged[key] = session }
+    switch pending.event {
+    case .sessionStarted:
+      return
+    case .registered(let box):
+      let info = box.value
+      try ensureControl(info.control, of: &session, key: key, newControls: &newControls)
+      try insertOrUpdate(info, of: session)
+    case .removed(let removal):
+      let statement = statements.markRegistrationRemoved
+      try statement.bind(session.sinceStart(removal.atNanoseconds), at: 1)
+      try statement.bind(removal.reason.rawValue, at: 2)
+      try statement.bind(session.rowID(removal.id.rawValue), at: 3)
+      try statement.run()
+    case .fire(let fire):
+      try ensureControl(fire.control, of: &session, key: key, newControls: &newControls)
+      try insert(fire, of: session)
+    case .outcome(let outcome):
+      guard !session.lostFires.contains(outcome.fire),
+        !session.lostRegistrations.contains(outcome.registration)
+      else {
+        session.failedEvents += 1
+        return
+      }
+      session.outcomeSequence += 1
+      try insert(outcome, id: session.rowID(session.outcomeSequence), of: session)
+    case .flagDefined(let box):
+      try upsert(box.value, of: session)
+    case .flagChanged(let box):
+      let change = box.value
+      if let definition = change.definition { try upsert(definition, of: session) }
+      try insert(change, of: session)
+    case .sessionEnded(let endedUnixNanoseconds):
+      try statements.endSession.bind(endedUnixNanoseconds, at: 1)
+      try statements.endSession.bind(session.rowID, at: 2)
+      try statements.endSession.run()
+      session.ended = true
+    }
+  }
+
+  private func insertSession(_ start: SessionStart) throws {
+    let statement = statements.insertSession
+    let metadata = start.metadata
+    try statement.bind(metadata.uuid, at: 1)
+    try statement.bind(metadata.name, at: 2)
+    try statement.bind(metadata.tagsJSON, at: 3)
+    try statement.bind(start.startedUnixNanoseconds, at: 4)
+    try statement.bind(start.startedUnixNanoseconds, at: 5)
+    try statement.bind(start.durability.rawValue, at: 6)
+    try statement.bind(metadata.host, at: 7)
+    try statement.bind(Int64(metadata.pid), at: 8)
+    try statement.bind(metadata.os, at: 9)
+    try statement.bind(metadata.runtime, at: 10)
+    try statement.bind(metadata.sleeveVersion, at: 11)
+    try statement.bind(metadata.sqliteVersion, at: 12)
+    try statement.bind(metadata.metadataJSON, at: 13)
+    try statement.run()
+  }
+
+  private func ensureControl(
+    _ control: ControlInfo, of session: inout WriterSession, key: SessionKey,
+    newControls: inout [SessionKey: Set<UInt64>]
+  ) throws {
+    let number = control.id.rawValue
+    guard !session.knownControls.contains(number),
+      newControls[key]?.contains(number) != true
+    else { return }
+    let statement = statements.insertControl
+    try statement.bind(session.rowID(number), at: 1)
+    try statement.bind(session.rowID, at: 2)
+    try statement.bind(control.name, at: 3)
+    try statement.bind(control.kind, at: 4)
+    try statement.run()
+    newControls[key, default: []].insert(number)
+  }
+
+  private func insertOrUpdate(_ info: RegistrationInfo, of session: WriterSession) throws {
+    let id = session.rowID(info.id.rawValue)
+    if info.change == .eventsChanged {
+      try statements.updateRegistrationEvents.bind(Int64(info.events.rawValue), at: 1)
+      try statements.updateRegistrationEvents.bind(id, at: 2)
+      try statements.updateRegistrationEvents.run()
+      return
+    }
+    let statement = statements.insertRegistration
+    try statement.bind(id, at: 1)
+    try statement.bind(session.rowID, at: 2)
+    try statement.bind(session.rowID(info.control.id.rawValue), at: 3)
+    try statement.bind(Int64(info.events.rawValue), at: 4)
+    try statement.bind(info.kind.rawValue, at: 5)
+    try statement.bind(info.handler, at: 6)
+    try statement.bind(info.identifier, at: 7)
+    try statement.bind(info.flagKey, at: 8)
+    try statement.bind(Int64(info.isAsync ? 1 : 0), at: 9)
+    try statement.bind(info.anchorType, at: 10)
+    try statement.bind(info.site, at: 11)
+    try statement.bind(session.sinceStart(info.atNanoseconds), at: 12)
+    try statement.run()
+  }
+
+  private func insert(_ fire: FireRecord, of session: WriterSession) throws {
+    let statement = statements.insertFire
+    try statement.bind(session.rowID(fire.id), at: 1)
+    try statement.bind(session.rowID(fire.control.id.rawValue), at: 2)
+    try statement.bind(Int64(fire.events), at: 3)
+    try statement.bind(Int64(fire.origin), at: 4)
+    try statement.bind(fire.parent.map { session.rowID($0) }, at: 5)
+    try statement.bind(Int64(fire.depth), at: 6)
+    try statement.bind(session.sinceStart(fire.atNanoseconds), at: 7)
+    try statement.run()
+  }
+
+  private func insert(_ outcome: OutcomeRecord, id: Int64, of session: WriterSession) throws {
+    let statement = statements.insertOutcome
+    try statement.bind(id, at: 1)
+    try statement.bind(session.rowID(outcome.fire), at: 2)
+    try statement.bind(session.rowID(outcome.registration), at: 3)
+    try statement.bind(Int64(outcome.status), at: 4)
+    try statement.bind(outcome.reason == 0 ? nil : Int64(outcome.reason), at: 5)
+    try statement.bind(outcome.variant == 0 ? nil : Int64(outcome.variant - 1), at: 6)
+    try statement.bind(outcome.variant == 0 ? nil : Int64(outcome.flagState), at: 7)
+    try statement.bind(Int64(outcome.isAsync ? 1 : 0), at: 8)
+    try statement.bind(session.sinceStart(outcome.startedAtNanoseconds), at: 9)
+    try statement.bind(outcome.durationNanoseconds, at: 10)
+    let error = outcome.error.map { ErrorText($0.value) }
+    try statement.bind(error?.type, at: 11)
+    try statement.bind(error?.message, at: 12)
+    try statement.run()
+  }
+
+  private func upsert(_ definition: FlagDefinition, of session: WriterSession) throws {
+    let statement = statements.upsertFlag
+    let thresholds = definition.thresholds
+    try statement.bind(session.rowID, at: 1)
+    try statement.bind(definition.key, at: 2)
+    try statement.bind(definition.owner, at: 3)
+    try statement.bind(thresholds.maxErrorRate, at: 4)
+    try statement.bind(thresholds.maxP99.map(MonotonicClock.nanoseconds(in:)), at: 5)
+    try statement.bind(Int64(thresholds.minSamples), at: 6)
+    try statement.run()
+  }
+
+  private func insert(_ change: FlagChange, of session: WriterSession) throws {
+    let statement = statements.insertFlagEvent
+    let reason: String? =
+      if case .rolledBack(let reason) = change.state { reason } else { nil }
+    try statement.bind(session.rowID, at: 1)
+    try statement.bind(change.key, at: 2)
+    try statement.bind(change.state.name, at: 3)
+    try statement.bind(reason, at: 4)
+    try statement.bind(change.actor, at: 5)
+    try statement.bind(session.startedUnixNanoseconds(at: change.atNanoseconds), at: 6)
+    try statement.bind(session.sinceStart(change.atNanoseconds), at: 7)
+    try statement.run()
+  }
+
+  private func persistProgress(
+    of staged: inout [SessionKey: WriterSession], dropped: (SessionKey) -> Int, force: Bool
+  ) throws {
+    let now = WallClock.unixNanoseconds()
+    for (key, session) in staged where session.rowID != 0 {
+      let progress = WriterSession.Progress(
+        dropped: dropped(key), failed: session.failedEvents, writeErrors: session.writeErrors)
+      guard force || progress != session.persisted || now - lastHeartbeat > 1_000_000_000
+      else { continue }
+      let statement = statements.updateSessionProgress
+      try statement.bind(now, at: 1)
+      try statement.bind(Int64(progress.dropped), at: 2)
+      try statement.bind(Int64(progress.failed), at: 3)
+      try statement.bind(Int64(progress.writeErrors), at: 4)
+      try statement.bind(session.lastError, at: 5)
+      try statement.bind(session.rowID, at: 6)
+      try statement.run()
+      staged[key]?.persisted = progress
+    }
+    lastHeartbeat = now
+  }
+
+  private func recordLoss(of batch: [PendingEvent], error: SQLiteError) {
+    for pending in batch {
+      guard var session = sessions[pending.session] else { continue }
+      switch pending.event {
+      case .fire(let fire): session.lostFires.insert(fire.id, extendingLast: false)
+      case .registered(let box): session.lostRegistrations.insert(box.value.id.rawValue)
+      default: break
+      }
+      session.failedEvents += 1
+      sessions[pending.session] = session
+    }
+    for key in Set(batch.map(\.session)) {
+      sessions[key]?.writeErrors += 1
+      sessions[key]?.lastError = error.description
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import Dispatch
+import Foundation
+import SleeveStore
+import Synchronization
+
+/// The background writer: one thread that owns the connection and drains the buffer in
+/// batches until the recorder closes.
+///
+/// `@unchecked Sendable` is sound because the only mutable state not behind a lock, the
+/// `BatchWriter` (connection, statements, session table), is created on the writer thread and
+/// touched only there: `run()` is the only code that uses it, and it runs on exactly one
+/// thread. Everything shared with other threads is the `EventBuffer` and `results`, both
+/// guarded by `Mutex`.
+final class Writer: @unchecked Sendable {
+  let buffer: EventBuffer
+  let path: String
+  private let options: RecorderOptions
+  private let started = DispatchSemaphore(value: 0)
+  private let stopped = DispatchSemaphore(value: 0)
+  private let results = Mutex(Results())
+  private var batchWriter: BatchWriter?
+
+  private struct Results {
+    var openError: RecorderError?
+    var rowIDs: [SessionKey: Int64] = [:]
+    var failures: [SessionKey: RecorderError] = [:]
+    var writeFailures: [SessionKey: WriteFailure] = [:]
+    var endFailures: [SessionKey: RecorderError] = [:]
+  }
+
+  /// A session's failed writes so far.
+  struct WriteFailure: Sendable {
+    let failedEvents: Int
+    let lastError: String
+  }
+
+  /// The session's failed writes, or `nil` when every write succeeded.
+  func failure(of key: SessionKey) -> WriteFailure? {
+    results.withLock { $0.writeFailures[key] }
+  }
+
+  /// Why the session's end could not be written, if it could not.
+  func endFailure(of key: SessionKey) -> RecorderError? {
+    results.withLock { $0.endFailures[key] }
+  }
+
+  /// Starts the thread and waits until it has opened (and migrated) the database.
+  /// - Throws: `RecorderError` when the file cannot be opened as a Sleeve database.
+  init(path: String, options: RecorderOptions) throws {
+    self.path = path
+    self.options = options
+    self.buffer = EventBuffer(
+      capacity: options.bufferCapacity, flushCount: options.flushCount,
+      whenFull: options.whenFull)
+    let thread = Thread { [self] in run() }
+    thread.name = "sleeve.writer"
+    thread.start()
+    started.wait()
+    if let error = results.withLock({ $0.openError }) { throw error }
+  }
+
+  /// The row id of a committed session, or its start failure.
+  func sessionRow(_ key: SessionKey) -> Result<Int64, RecorderError>? {
+    results.withLock { results in
+      if let error = results.failures[key] { return .failure(error) }
+      return results.rowIDs[key].map { .success($0) }
+    }
+  }
+
+  /// Stops accepting events, lets the writer drain what it has, and waits for it to stop.
+  func close() {
+    buffer.close()
+    stopped.wait()
+  }
+
+  private func run() {
+    do {
+      let connection = try SleeveDatabase.openForWriting(
+        path: path, busyTimeout: options.busyTimeout)
+      batchWriter = try BatchWriter(connection: connection)
+    } catch let error as StoreError {
+      results.withLock { $0.openError = .store(error) }
+    } catch let error as SQLiteError {
+      results.withLock { $0.openError = .sqlite(error, path: path) }
+    } catch {
+      results.withLock {
+        $0.openError = .sqlite(SQLiteError(code: 1, message: "\(error)"), path: path)
+      }
+    }
+    started.signal()
+    guard let batchWriter else {
+      stopped.signal()
+      return
+    }
+    var batch: [PendingEvent] = []
+    batch.reserveCapacity(options.bufferCapacity)
+    while true {
+      let (last, closed) = buffer.takeBatch(into: &batch, waitingUpTo: options.flushInterval)
+      if batch.isEmpty {
+        batchWriter.heartbeat(dropped: buffer.droppedCount(for:))
+      } else {
+        let failure = batchWriter.write(batch, dropped: buffer.droppedCount(for:))
+        publishSessionStarts(in: batch, failure: failure, writer: batchWriter)
+        publishFailures(in: batch, failure: failure, writer: batchWriter)
+        if let failure {
+          options.onWriteError?(.writeFailed(failure, path: path, lostEvents: batch.count))
+        }
+        batch.removeAll(keepingCapacity: true)
+      }
+      buffer.markFinished(last)
+      if closed && buffer.lastAccepted == last { break }
+    }
+    self.batchWriter = nil
+    buffer.releaseAll()
+    stopped.signal()
+  }
+
+  private func publishFailures(
+    in batch: [PendingEvent], failure: SQLiteError?, writer: BatchWriter
+  ) {
+    guard let failure else { return }
+    let ends = batch.compactMap { pending -> SessionKey? in
+      if case .sessionEnded = pending.event { pending.session } else { nil }
+    }
+    results.withLock { results in
+      for (key, session) in writer.sessions where session.failedEvents > 0 {
+        results.writeFailures[key] = WriteFailure(
+          failedEvents: session.failedEvents, lastError: session.lastError ?? "\(failure)")
+      }
+      for key in ends { results.endFailures[key] = .sqlite(failure, path: path) }
+    }
+  }
+
+  private func publishSessionStarts(
+    in batch: [PendingEvent], failure: SQLiteError?, writer: BatchWriter
+  ) {
+    let starts = batch.compactMap { pending -> SessionKey? in
+      if case .sessionStarted = pending.event { pending.session } else { nil }
+    }
+    guard !starts.isEmpty else { return }
+    results.withLock { results in
+      for key in starts {
+        if let failure {
+          results.failures[key] = .sqlite(failure, path: path)
+        } else {
+          results.rowIDs[key] = writer.rowID(of: key)
+        }
+      }
+    }
+  }
+}
