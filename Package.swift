@@ -30,6 +30,11 @@ let package = Package(
       swiftSettings: strict
     ),
     .executableTarget(
+      name: "SleeveRecorderProbe",
+      dependencies: ["SleeveCore", "SleeveRecorder"],
+      swiftSettings: strict
+    ),
+    .executableTarget(
       name: "SleeveBench",
       dependencies: ["SleeveCore"],
       swiftSettings: strict
@@ -41,7 +46,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SleeveRecorderTests",
-      dependencies: ["SleeveRecorder", "SleeveStore", "SleeveCore"],
+      dependencies: ["SleeveRecorder", "SleeveStore", "SleeveCore", "SleeveRecorderProbe"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -53,7 +53,11 @@ public final class Recorder: Sendable {
     name: String, tags: [String] = [], environment: [String] = [],
     durability: RecorderOptions.Durability? = nil
   ) throws -> RecordingSession {
-    let key = SessionKey(rawValue: nextSession.withLock { $0 += 1; return $0 })
+    let key = SessionKey(
+      rawValue: nextSession.withLock {
+        $0 += 1
+        return $0
+      })
     let metadata = SessionMetadata(name: name, tags: tags, environmentNames: environment)
     let start = SessionStart(
       metadata: metadata, durability: durability ?? options.durability,

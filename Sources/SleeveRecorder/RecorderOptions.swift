@@ -32,6 +32,9 @@ public struct RecorderOptions: Sendable {
   public var flushInterval: Duration
   /// How long a write waits for another process's lock before it fails.
   public var busyTimeout: Duration
+  /// Extra `PRAGMA` settings for the writer's connection, run after setup and migration, e.g.
+  /// `["cache_size = -8000"]` (or `["max_page_count = 64"]` to simulate a full disk).
+  public var pragmas: [String]
   /// Called on the writer thread for every failed write, with the events it lost. Never
   /// called on the firing thread; never throws into a handler.
   public var onWriteError: (@Sendable (RecorderError) -> Void)?
@@ -41,8 +44,10 @@ public struct RecorderOptions: Sendable {
   public init(
     durability: Durability = .batched, whenFull: WhenFull = .drop, bufferCapacity: Int = 65_536,
     flushCount: Int = 4_096, flushInterval: Duration = .milliseconds(100),
-    busyTimeout: Duration = .seconds(5), onWriteError: (@Sendable (RecorderError) -> Void)? = nil
+    busyTimeout: Duration = .seconds(5), pragmas: [String] = [],
+    onWriteError: (@Sendable (RecorderError) -> Void)? = nil
   ) {
+    self.pragmas = pragmas
     self.durability = durability
     self.whenFull = whenFull
     self.bufferCapacity = max(bufferCapacity, 16)

@@ -172,7 +172,8 @@ final class EventBuffer: Sendable {
   func takeBatch(into batch: inout [PendingEvent], waitingUpTo timeout: Duration) -> (
     last: UInt64, closed: Bool
   ) {
-    let milliseconds = Int(timeout.components.seconds * 1000)
+    let milliseconds =
+      Int(timeout.components.seconds * 1000)
       + Int(timeout.components.attoseconds / 1_000_000_000_000_000)
     _ = wake.wait(timeout: .now() + .milliseconds(max(milliseconds, 1)))
     let (last, closed, spaceWaiters) = state.withLock {

@@ -8,13 +8,15 @@ enum JSON {
 
   /// `{"k":"v"}` with sorted keys; values are strings.
   static func object(_ values: [String: String]) -> String {
-    "{" + values.keys.sorted().map { string($0) + ":" + string(values[$0] ?? "") }
+    "{"
+      + values.keys.sorted().map { string($0) + ":" + string(values[$0] ?? "") }
       .joined(separator: ",") + "}"
   }
 
   /// `{"k":<raw JSON>}` with sorted keys; values are already JSON.
   static func object(_ values: [String: RawJSON]) -> String {
-    "{" + values.keys.sorted().map { string($0) + ":" + (values[$0]?.text ?? "null") }
+    "{"
+      + values.keys.sorted().map { string($0) + ":" + (values[$0]?.text ?? "null") }
       .joined(separator: ",") + "}"
   }
 

@@ -36,7 +36,7 @@ public struct SessionMetadata: Sendable, Equatable {
     self.name = name
     self.tags = tags
     self.uuid = UUID().uuidString.lowercased()
-    self.host = process.hostName
+    self.host = SessionLiveness.localHostName()
     self.pid = process.processIdentifier
     self.os = Self.operatingSystem()
     self.runtime = Self.swiftRuntime

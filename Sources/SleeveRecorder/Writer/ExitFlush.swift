@@ -1,10 +1,11 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Dispatch
-import Synchronization
 
 /// Flushes every live recorder when the process exits normally (`exit`, return from `main`),
 /// so a batched session loses nothing on a clean exit even without `end()`. A kill cannot be

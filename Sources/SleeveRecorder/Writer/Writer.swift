@@ -77,6 +77,7 @@ final class Writer: @unchecked Sendable {
     do {
       let connection = try SleeveDatabase.openForWriting(
         path: path, busyTimeout: options.busyTimeout)
+      for pragma in options.pragmas { try connection.execute("PRAGMA " + pragma) }
       batchWriter = try BatchWriter(connection: connection)
     } catch let error as StoreError {
       results.withLock { $0.openError = .store(error) }

@@ -1,0 +1,77 @@
+// A child process for the recorder's multi-process and kill tests: records fires of one
+// button with one handler into a database, and reports progress on standard output.
+//
+//   SleeveRecorderProbe --db PATH --fires N [--strict] [--report-every K] [--forever]
+//
+// Each fire records one fire row and one outcome row. With --report-every K it prints
+// "acknowledged N" after every K fires once they are committed (strict: as soon as
+// sendActions returns; batched: after flush()). With --forever it never ends the session
+// (the test kills it); otherwise it ends the session and prints "ended".
+import Foundation
+import SleeveCore
+import SleeveRecorder
+
+struct ProbeArguments {
+  var path = ""
+  var fires = 0
+  var strict = false
+  var reportEvery = 0
+  var forever = false
+
+  init?(_ arguments: [String]) {
+    var iterator = arguments.dropFirst().makeIterator()
+    while let argument = iterator.next() {
+      switch argument {
+      case "--db": path = iterator.next() ?? ""
+      case "--fires": fires = Int(iterator.next() ?? "") ?? -1
+      case "--strict": strict = true
+      case "--report-every": reportEvery = Int(iterator.next() ?? "") ?? -1
+      case "--forever": forever = true
+      default: return nil
+      }
+    }
+    guard !path.isEmpty, fires >= 0, reportEvery >= 0 else { return nil }
+  }
+}
+
+func say(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func complain(_ line: String) {
+  FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+guard let arguments = ProbeArguments(CommandLine.arguments) else {
+  complain(
+    "usage: SleeveRecorderProbe --db PATH --fires N [--strict] [--report-every K] [--forever]")
+  exit(64)
+}
+
+do {
+  let recorder = try Recorder(
+    path: arguments.path,
+    options: RecorderOptions(
+      durability: arguments.strict ? .strict : .batched, whenFull: .block,
+      flushInterval: .milliseconds(10)))
+  let session = try recorder.startSession(
+    name: "probe-\(ProcessInfo.processInfo.processIdentifier)")
+  let button = Button(name: "probe.button")
+  button.on(.touchUpInside, id: "count") { _ in }
+  session.attach(button)
+  say("started \(session.rowID)")
+  var fired = 0
+  while arguments.forever || fired < arguments.fires {
+    button.sendActions(for: .touchUpInside)
+    fired += 1
+    if arguments.reportEvery > 0, fired % arguments.reportEvery == 0 {
+      if !arguments.strict { await session.flush() }
+      say("acknowledged \(fired)")
+    }
+  }
+  try await session.end()
+  say("ended")
+} catch {
+  complain("Error: \(error)")
+  exit(1)
+}

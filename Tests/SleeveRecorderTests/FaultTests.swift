@@ -1,0 +1,94 @@
+import Foundation
+import SleeveCore
+import SleeveRecorder
+import SleeveStore
+import Synchronization
+import Testing
+
+@MainActor
+@Suite("Faults")
+struct FaultTests {
+  @Test("a full disk fails writes: the callback fires, dispatch goes on, every event is counted")
+  func fullDiskIsReportedAndCounted() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("full.sqlite")
+    let errors = Mutex<[RecorderError]>([])
+    let recorder = try Recorder(
+      path: path,
+      options: RecorderOptions(
+        whenFull: .block, bufferCapacity: 512, flushCount: 64, pragmas: ["max_page_count = 40"],
+        onWriteError: { error in errors.withLock { $0.append(error) } }))
+    let session = try recorder.startSession(name: "full")
+    let button = Button(name: "b")
+    var handled = 0
+    button.on(.touchUpInside, id: "h") { _ in handled += 1 }
+    session.attach(button)
+    let fires = 20_000
+    for _ in 0..<fires { button.sendActions(for: .touchUpInside) }
+    await session.flush()
+
+    #expect(handled == fires)
+    let recorded = errors.withLock { $0 }
+    #expect(!recorded.isEmpty)
+    #expect(recorded.allSatisfy { $0.sqliteError?.primaryCode == SQLiteError.full })
+    guard case .failedWrites(let failed, let lastError) = session.status else {
+      Issue.record("status is \(session.status), expected failedWrites")
+      return
+    }
+    #expect(lastError.contains("full"))
+    let reader = try Inspector(path: path)
+    let written = try reader.count("fires") + reader.count("outcomes")
+    // Every event the session produced is written, failed or dropped: none vanish.
+    #expect(written + failed + session.droppedEvents == 2 * fires)
+    #expect(try reader.text("PRAGMA integrity_check") == "ok")
+  }
+
+  @Test("a full buffer with policy drop counts exactly what it drops")
+  func dropPolicyCountsExactly() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("drop.sqlite")
+    let recorder = try Recorder(
+      path: path, options: RecorderOptions(whenFull: .drop, bufferCapacity: 64, flushCount: 64))
+    let session = try recorder.startSession(name: "drop")
+    let button = Button(name: "b")
+    for index in 0..<4 { button.on(.touchUpInside, id: "h\(index)") { _ in } }
+    session.attach(button)
+    let blocker = try Connection(path: path)
+    try blocker.execute("BEGIN IMMEDIATE")  // the writer waits on the lock; the buffer fills
+    let fires = 5_000
+    for _ in 0..<fires { button.sendActions(for: .touchUpInside) }
+    try blocker.execute("COMMIT")
+    try await session.end()
+    let reader = try Inspector(path: path)
+    let fireRows = try reader.count("fires")
+    let outcomeRows = try reader.count("outcomes")
+    #expect(session.droppedEvents > 0)
+    #expect(fireRows + outcomeRows + session.droppedEvents == fires * 5)
+    #expect(try reader.int("SELECT dropped_events FROM sessions") == Int64(session.droppedEvents))
+    // No outcome is left without its fire.
+    #expect(
+      try reader.count("outcomes", where: "fire_id NOT IN (SELECT id FROM fires)") == 0)
+  }
+
+  @Test("a database from a newer Sleeve is refused by the recorder with a clear error")
+  func newerSchemaIsRefusedByRecorder() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("newer.sqlite")
+    try SleeveDatabase.openForWriting(path: path).execute(
+      "INSERT INTO schema_migrations VALUES ('0999_future', 0)")
+    let error = try #require(throws: RecorderError.self) { try Recorder(path: path) }
+    #expect(error.description.contains("newer Sleeve"))
+    #expect(error.description.contains("0999_future"))
+  }
+
+  @Test("a file that is not a database is refused by the recorder, unchanged")
+  func notADatabaseIsRefusedByRecorder() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("text.sqlite")
+    let text = Data(String(repeating: "this is not a database\n", count: 200).utf8)
+    try text.write(to: URL(fileURLWithPath: path))
+    let error = try #require(throws: RecorderError.self) { try Recorder(path: path) }
+    #expect(error.description.contains("is not a SQLite database"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == text)
+  }
+}
