@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "SleeveCore", targets: ["SleeveCore"]),
     .library(name: "SleeveStore", targets: ["SleeveStore"]),
     .library(name: "SleeveRecorder", targets: ["SleeveRecorder"]),
+    .library(name: "SleeveTesting", targets: ["SleeveTesting"]),
   ],
   targets: [
     .target(name: "SleeveCore", swiftSettings: strict),
@@ -29,6 +30,11 @@ let package = Package(
       dependencies: ["SleeveCore", "SleeveStore"],
       swiftSettings: strict
     ),
+    .target(
+      name: "SleeveTesting",
+      dependencies: ["SleeveRecorder"],
+      swiftSettings: strict
+    ),
     .executableTarget(
       name: "SleeveRecorderProbe",
       dependencies: ["SleeveCore", "SleeveRecorder"],
@@ -36,7 +42,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "SleeveBench",
-      dependencies: ["SleeveCore"],
+      dependencies: ["SleeveCore", "SleeveStore", "SleeveRecorder"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -46,7 +52,9 @@ let package = Package(
     ),
     .testTarget(
       name: "SleeveRecorderTests",
-      dependencies: ["SleeveRecorder", "SleeveStore", "SleeveCore", "SleeveRecorderProbe"],
+      dependencies: [
+        "SleeveRecorder", "SleeveStore", "SleeveCore", "SleeveTesting", "SleeveRecorderProbe",
+      ],
       swiftSettings: strict
     ),
     .testTarget(

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 
-/// The hand-off between firing threads and the writer: a bounded, `Mutex`-guarded array.
+/// The hand-off between firing threads and the writer: a bounded, `Mutex`-guarded batch.
 ///
 /// Appending takes the lock for a few instructions and returns; it wakes the writer only when
 /// a threshold is crossed. Every accepted event gets a sequence number; the writer reports
@@ -9,7 +9,7 @@ import Synchronization
 /// strict-mode waiters. Drops are counted per session, never silent.
 final class EventBuffer: Sendable {
   private struct State {
-    var events: [PendingEvent] = []
+    var pending = Batch()
     /// Sequence number of the last accepted event.
     var accepted: UInt64 = 0
     /// Sequence number up to which the writer has finished.
@@ -25,6 +25,13 @@ final class EventBuffer: Sendable {
     var keptFireSinceDrop: Set<SessionKey> = []
   }
 
+  /// What an append did.
+  private enum Admission {
+    case accepted(UInt64, wakeWriter: Bool)
+    case dropped
+    case mustWait(DispatchSemaphore, wakeWriter: Bool)
+  }
+
   private let state: Mutex<State>
   private let wake = DispatchSemaphore(value: 0)
   let capacity: Int
@@ -36,7 +43,7 @@ final class EventBuffer: Sendable {
     self.flushCount = flushCount
     self.whenFull = whenFull
     var initial = State()
-    initial.events.reserveCapacity(capacity)
+    initial.pending.reserveCapacity(capacity)
     state = Mutex(initial)
   }
 
@@ -45,79 +52,110 @@ final class EventBuffer: Sendable {
   /// - Returns: Its sequence number, or `nil` when the buffer is closed.
   @discardableResult
   func appendStructural(_ event: PendingEvent) -> UInt64? {
-    let (sequence, wakeWriter) = state.withLock { state -> (UInt64?, Bool) in
-      guard !state.closed else { return (nil, false) }
-      return (Self.accept(event, into: &state), shouldWake(&state))
+    let admission = state.withLock { state -> Admission in
+      guard !state.closed else { return .dropped }
+      state.pending.structural.append(event)
+      return accept(&state)
     }
-    if wakeWriter { wake.signal() }
-    return sequence
+    return settle(admission)
   }
 
-  /// Appends a fire: when the buffer is full it is dropped (and so are its outcomes, later) or
-  /// waits, by policy.
+  /// Appends a fire: when the buffer is full it is dropped (its outcomes will be too) or waits,
+  /// by policy.
   /// - Returns: Its sequence number, or `nil` when dropped.
   @discardableResult
   func appendFire(_ fire: FireRecord, session: SessionKey) -> UInt64? {
-    appendDroppable(PendingEvent(session: session, event: .fire(fire))) { state, kept in
-      if kept {
-        state.keptFireSinceDrop.insert(session)
-      } else {
-        let extend = !state.keptFireSinceDrop.contains(session)
-        state.droppedFires[session, default: FireRanges()].insert(fire.id, extendingLast: extend)
-        state.keptFireSinceDrop.remove(session)
+    while true {
+      let admission = state.withLock { state -> Admission in
+        guard !state.closed else { return .dropped }
+        if state.pending.count >= capacity {
+          if let wait = makeWaiter(&state) { return wait }
+          state.dropped[session, default: 0] += 1
+          let extend = !state.keptFireSinceDrop.contains(session)
+          state.droppedFires[session, default: FireRanges()].insert(fire.id, extendingLast: extend)
+          state.keptFireSinceDrop.remove(session)
+          return .dropped
+        }
+        if !state.droppedFires.isEmpty { state.keptFireSinceDrop.insert(session) }
+        state.pending.fires.append(SessionFire(session: session, record: fire))
+        return accept(&state)
       }
+      if case .mustWait(let signal, _) = admission {
+        _ = settle(admission)
+        signal.wait()
+        continue
+      }
+      return settle(admission)
     }
   }
 
-  /// Appends an outcome; one whose fire was dropped is dropped with it.
+  /// Appends an outcome (and the error it threw); one whose fire was dropped is dropped too.
   /// - Returns: Its sequence number, or `nil` when dropped.
   @discardableResult
-  func appendOutcome(_ outcome: OutcomeRecord, session: SessionKey) -> UInt64? {
-    appendDroppable(PendingEvent(session: session, event: .outcome(outcome))) { _, _ in }
-  }
-
-  private func appendDroppable(
-    _ event: PendingEvent, noting note: (inout State, _ kept: Bool) -> Void
-  ) -> UInt64? {
+  func appendOutcome(_ outcome: OutcomeRecord, error: (any Error)?, session: SessionKey)
+    -> UInt64?
+  {
     while true {
-      let (sequence, wakeWriter, waitForSpace) = state.withLock {
-        state -> (UInt64?, Bool, DispatchSemaphore?) in
-        guard !state.closed else { return (nil, false, nil) }
-        if !state.droppedFires.isEmpty, case .outcome(let outcome) = event.event,
-          state.droppedFires[event.session]?.contains(outcome.fire) == true
+      let admission = state.withLock { state -> Admission in
+        guard !state.closed else { return .dropped }
+        if !state.droppedFires.isEmpty,
+          state.droppedFires[session]?.contains(outcome.fire) == true
         {
-          state.dropped[event.session, default: 0] += 1
-          return (nil, false, nil)
+          state.dropped[session, default: 0] += 1
+          return .dropped
         }
-        if state.events.count >= capacity {
-          if whenFull == .block {
-            let signal = DispatchSemaphore(value: 0)
-            state.spaceWaiters.append(signal)
-            return (nil, !state.wakeSignalled, signal)
-          }
-          state.dropped[event.session, default: 0] += 1
-          note(&state, false)
-          return (nil, false, nil)
+        if state.pending.count >= capacity {
+          if let wait = makeWaiter(&state) { return wait }
+          state.dropped[session, default: 0] += 1
+          return .dropped
         }
-        note(&state, true)
-        return (Self.accept(event, into: &state), shouldWake(&state), nil)
+        var record = outcome
+        if let error {
+          state.pending.errors.append(error)
+          record.errorIndex = UInt32(truncatingIfNeeded: state.pending.errors.count)
+        }
+        state.pending.outcomes.append(SessionOutcome(session: session, record: record))
+        return accept(&state)
       }
-      if wakeWriter { wake.signal() }
-      guard let waitForSpace else { return sequence }
-      waitForSpace.wait()
+      if case .mustWait(let signal, _) = admission {
+        _ = settle(admission)
+        signal.wait()
+        continue
+      }
+      return settle(admission)
     }
   }
 
-  private static func accept(_ event: PendingEvent, into state: inout State) -> UInt64 {
-    state.events.append(event)
-    state.accepted += 1
-    return state.accepted
+  /// Under policy `block`, a waiter for space (the caller waits outside the lock).
+  private func makeWaiter(_ state: inout State) -> Admission? {
+    guard whenFull == .block else { return nil }
+    let signal = DispatchSemaphore(value: 0)
+    state.spaceWaiters.append(signal)
+    let wakeWriter = !state.wakeSignalled
+    state.wakeSignalled = true
+    return .mustWait(signal, wakeWriter: wakeWriter)
   }
 
-  private func shouldWake(_ state: inout State) -> Bool {
-    guard !state.wakeSignalled, state.events.count >= flushCount else { return false }
+  private func accept(_ state: inout State) -> Admission {
+    state.accepted += 1
+    guard !state.wakeSignalled, state.pending.count >= flushCount else {
+      return .accepted(state.accepted, wakeWriter: false)
+    }
     state.wakeSignalled = true
-    return true
+    return .accepted(state.accepted, wakeWriter: true)
+  }
+
+  private func settle(_ admission: Admission) -> UInt64? {
+    switch admission {
+    case .accepted(let sequence, let wakeWriter):
+      if wakeWriter { wake.signal() }
+      return sequence
+    case .mustWait(_, let wakeWriter):
+      if wakeWriter { wake.signal() }
+      return nil
+    case .dropped:
+      return nil
+    }
   }
 
   /// The events dropped so far for `session`.
@@ -169,16 +207,15 @@ final class EventBuffer: Sendable {
 
   /// Waits up to `timeout` for a wake-up, then moves every pending event into `batch`
   /// (which must be empty) and returns the sequence number of the last one.
-  func takeBatch(into batch: inout [PendingEvent], waitingUpTo timeout: Duration) -> (
+  func takeBatch(into batch: inout Batch, waitingUpTo timeout: Duration) -> (
     last: UInt64, closed: Bool
   ) {
-    let milliseconds =
-      Int(timeout.components.seconds * 1000)
-      + Int(timeout.components.attoseconds / 1_000_000_000_000_000)
+    let (seconds, attoseconds) = timeout.components
+    let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     _ = wake.wait(timeout: .now() + .milliseconds(max(milliseconds, 1)))
     let (last, closed, spaceWaiters) = state.withLock {
       state -> (UInt64, Bool, [DispatchSemaphore]) in
-      swap(&state.events, &batch)
+      swap(&state.pending, &batch)
       state.wakeSignalled = false
       let waiters = state.spaceWaiters
       state.spaceWaiters.removeAll()
@@ -203,8 +240,7 @@ final class EventBuffer: Sendable {
     for continuation in suspended { continuation.resume() }
   }
 
-  /// Refuses new events and wakes the writer so it drains and stops; releases every waiter
-  /// once the writer calls ``markFinished(_:)`` for the last time.
+  /// Refuses new events and wakes the writer so it drains and stops.
   func close() {
     state.withLock { $0.closed = true }
     wake.signal()

@@ -1,13 +1,11 @@
 import SleeveCore
 
-/// One buffered event, as small as the firing thread can make it: the hot cases (fires and
-/// outcomes) are plain integers plus one shared reference; the rare, large ones are boxed.
+/// One buffered structural event (rare and often large, so boxed). Fires and outcomes, the
+/// hot events, have lanes of their own in ``Batch``.
 enum RecordEvent: Sendable {
   case sessionStarted(SessionStart)
   case registered(Box<RegistrationInfo>)
   case removed(RemovalInfo)
-  case fire(FireRecord)
-  case outcome(OutcomeRecord)
   case flagDefined(Box<FlagDefinition>)
   case flagChanged(Box<FlagChange>)
   case sessionEnded(endedUnixNanoseconds: Int64)
@@ -46,8 +44,9 @@ struct FireRecord: Sendable {
   }
 }
 
-/// An outcome, reduced to codes: the flag key is the registration's, so only the variant and
-/// the state that chose it are kept.
+/// An outcome, reduced to plain integers: the flag key is the registration's, so only the
+/// variant and the state that chose it are kept, and a thrown error is kept beside it in the
+/// batch.
 struct OutcomeRecord: Sendable {
   let fire: UInt64
   let registration: UInt64
@@ -59,8 +58,8 @@ struct OutcomeRecord: Sendable {
   let variant: UInt8
   let flagState: UInt8
   let isAsync: Bool
-  /// The thrown error, formatted by the writer (off the firing thread).
-  let error: Box<any Error>?
+  /// 0: no error; otherwise 1 + the index of the thrown error in its batch's `errors`.
+  var errorIndex: UInt32 = 0
 
   init(_ outcome: HandlerOutcome) {
     fire = outcome.fire.rawValue
@@ -76,7 +75,6 @@ struct OutcomeRecord: Sendable {
       flagState = 0
     }
     isAsync = outcome.isAsync
-    error = outcome.error.map { Box($0) }
   }
 }
 

@@ -70,12 +70,7 @@ public final class RecordingSession: DispatchObserver {
   }
 
   /// Runs `body` with this session as the observer of every control created inside it (and
-  /// in its child tasks), and nowhere else.
-  public func observe<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try ControlDefaults.$observer.withValue(self, operation: body)
-  }
-
-  /// The async form of ``observe(_:)-(()->Result)``.
+  /// in its child tasks), and nowhere else; parallel tests each keep their own.
   public func observe<Result>(_ body: () async throws -> Result) async rethrows -> Result {
     try await ControlDefaults.$observer.withValue(self, operation: body)
   }
@@ -123,32 +118,39 @@ public final class RecordingSession: DispatchObserver {
 
   // MARK: DispatchObserver
 
+  /// Records a registration, a change of its events, or an existing handler.
   public func registered(_ registration: RegistrationInfo) {
     append(.registered(Box(registration)))
   }
 
+  /// Records a removal and its reason.
   public func removed(_ removal: RemovalInfo) {
     append(.removed(removal))
   }
 
+  /// Records a fire (dropped with its outcomes when the buffer is full under `drop`).
   public func fireBegan(_ fire: FireInfo) {
     guard !hasEnded.load(ordering: .relaxed) else { return }
     buffer.appendFire(FireRecord(fire), session: key)
   }
 
+  /// Records an outcome; in strict mode an async outcome is committed before this returns.
   public func handlerFinished(_ outcome: HandlerOutcome) {
     guard !hasEnded.load(ordering: .relaxed) else { return }
-    let sequence = buffer.appendOutcome(OutcomeRecord(outcome), session: key)
+    let sequence = buffer.appendOutcome(
+      OutcomeRecord(outcome), error: outcome.error, session: key)
     if outcome.isAsync, durability == .strict, let sequence {
       buffer.waitUntilFinished(sequence)
     }
   }
 
+  /// In strict mode, waits until the fire and its outcomes are committed.
   public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
     guard durability == .strict, !hasEnded.load(ordering: .relaxed) else { return }
     buffer.waitUntilFinished(buffer.lastAccepted)
   }
 
+  /// Records a flag state change (and the flag's definition, when it has one).
   public func flagChanged(_ change: FlagChange) {
     append(.flagChanged(Box(change)))
   }

@@ -21,14 +21,22 @@ final class BatchWriter {
 
   /// Writes `batch`; `dropped` gives each session's drop count for its row.
   /// - Returns: The error when the batch failed (it was rolled back).
-  func write(_ batch: [PendingEvent], dropped: (SessionKey) -> Int) -> SQLiteError? {
+  func write(_ batch: Batch, dropped: (SessionKey) -> Int) -> SQLiteError? {
     var staged = sessions
     var newControls: [SessionKey: Set<UInt64>] = [:]
     do {
       try connection.transaction {
-        for pending in batch {
-          try apply(pending, to: &staged, newControls: &newControls)
+        var ends: [PendingEvent] = []
+        for pending in batch.structural {
+          if case .sessionEnded = pending.event {
+            ends.append(pending)
+          } else {
+            try apply(pending, to: &staged, newControls: &newControls)
+          }
         }
+        try writeFires(batch.fires, to: &staged, newControls: &newControls)
+        try writeOutcomes(batch.outcomes, errors: batch.errors, to: &staged)
+        for pending in ends { try apply(pending, to: &staged, newControls: &newControls) }
         try persistProgress(of: &staged, dropped: dropped, force: !batch.isEmpty)
       }
       for (key, controls) in newControls { staged[key]?.knownControls.formUnion(controls) }
@@ -52,7 +60,47 @@ final class BatchWriter {
     guard WallClock.unixNanoseconds() - lastHeartbeat > 1_000_000_000, !sessions.isEmpty else {
       return
     }
-    _ = write([], dropped: dropped)
+    _ = write(Batch(), dropped: dropped)
+  }
+
+  /// Fires, with the current session kept in a local between consecutive fires of it.
+  private func writeFires(
+    _ fires: [SessionFire], to staged: inout [SessionKey: WriterSession],
+    newControls: inout [SessionKey: Set<UInt64>]
+  ) throws {
+    var cache = SessionCache()
+    defer { cache.store(into: &staged) }
+    for fire in fires {
+      try cache.withSession(fire.session, in: &staged) { session in
+        try ensureControl(
+          fire.record.control, of: &session, key: fire.session, newControls: &newControls)
+        try insert(fire.record, of: session)
+      }
+    }
+  }
+
+  /// Outcomes; those whose fire or registration was lost in a failed batch are counted.
+  private func writeOutcomes(
+    _ outcomes: [SessionOutcome], errors: [any Error],
+    to staged: inout [SessionKey: WriterSession]
+  ) throws {
+    var cache = SessionCache()
+    defer { cache.store(into: &staged) }
+    for outcome in outcomes {
+      try cache.withSession(outcome.session, in: &staged) { session in
+        let record = outcome.record
+        if !session.lostFires.isEmpty || !session.lostRegistrations.isEmpty,
+          session.lostFires.contains(record.fire)
+            || session.lostRegistrations.contains(record.registration)
+        {
+          session.failedEvents += 1
+          return
+        }
+        session.outcomeSequence += 1
+        let error = record.errorIndex == 0 ? nil : errors[Int(record.errorIndex) - 1]
+        try insert(record, error: error, id: session.rowID(session.outcomeSequence), of: session)
+      }
+    }
   }
 
   private func apply(
@@ -83,18 +131,6 @@ final class BatchWriter {
       try statement.bind(removal.reason.rawValue, at: 2)
       try statement.bind(session.rowID(removal.id.rawValue), at: 3)
       try statement.run()
-    case .fire(let fire):
-      try ensureControl(fire.control, of: &session, key: key, newControls: &newControls)
-      try insert(fire, of: session)
-    case .outcome(let outcome):
-      guard !session.lostFires.contains(outcome.fire),
-        !session.lostRegistrations.contains(outcome.registration)
-      else {
-        session.failedEvents += 1
-        return
-      }
-      session.outcomeSequence += 1
-      try insert(outcome, id: session.rowID(session.outcomeSequence), of: session)
     case .flagDefined(let box):
       try upsert(box.value, of: session)
     case .flagChanged(let box):
@@ -181,7 +217,9 @@ final class BatchWriter {
     try statement.run()
   }
 
-  private func insert(_ outcome: OutcomeRecord, id: Int64, of session: WriterSession) throws {
+  private func insert(
+    _ outcome: OutcomeRecord, error thrown: (any Error)?, id: Int64, of session: WriterSession
+  ) throws {
     let statement = statements.insertOutcome
     try statement.bind(id, at: 1)
     try statement.bind(session.rowID(outcome.fire), at: 2)
@@ -193,7 +231,7 @@ final class BatchWriter {
     try statement.bind(Int64(outcome.isAsync ? 1 : 0), at: 8)
     try statement.bind(session.sinceStart(outcome.startedAtNanoseconds), at: 9)
     try statement.bind(outcome.durationNanoseconds, at: 10)
-    let error = outcome.error.map { ErrorText($0.value) }
+    let error = thrown.map(ErrorText.init)
     try statement.bind(error?.type, at: 11)
     try statement.bind(error?.message, at: 12)
     try statement.run()
@@ -247,20 +285,53 @@ final class BatchWriter {
     lastHeartbeat = now
   }
 
-  private func recordLoss(of batch: [PendingEvent], error: SQLiteError) {
-    for pending in batch {
-      guard var session = sessions[pending.session] else { continue }
-      switch pending.event {
-      case .fire(let fire): session.lostFires.insert(fire.id, extendingLast: false)
-      case .registered(let box): session.lostRegistrations.insert(box.value.id.rawValue)
-      default: break
+  private func recordLoss(of batch: Batch, error: SQLiteError) {
+    for pending in batch.structural {
+      if case .registered(let box) = pending.event {
+        sessions[pending.session]?.lostRegistrations.insert(box.value.id.rawValue)
       }
-      session.failedEvents += 1
-      sessions[pending.session] = session
+      sessions[pending.session]?.failedEvents += 1
     }
-    for key in Set(batch.map(\.session)) {
+    for fire in batch.fires {
+      sessions[fire.session]?.lostFires.insert(fire.record.id, extendingLast: false)
+      sessions[fire.session]?.failedEvents += 1
+    }
+    for outcome in batch.outcomes { sessions[outcome.session]?.failedEvents += 1 }
+    let touched = Set(
+      batch.structural.map(\.session) + batch.fires.map(\.session)
+        + batch.outcomes.map(\.session))
+    for key in touched {
       sessions[key]?.writeErrors += 1
       sessions[key]?.lastError = error.description
     }
+  }
+}
+
+/// Keeps the session of consecutive events in a local, writing it back to the table only when
+/// the session changes: lanes are mostly runs of one session.
+private struct SessionCache {
+  private var key: SessionKey?
+  private var session: WriterSession?
+
+  /// Runs `body` on the session for `key` (loaded from `table` when it is not the cached
+  /// one); returns `nil` without running it for a session whose row was never written.
+  mutating func withSession<Result>(
+    _ key: SessionKey, in table: inout [SessionKey: WriterSession],
+    _ body: (inout WriterSession) throws -> Result
+  ) rethrows -> Result? {
+    if self.key != key {
+      store(into: &table)
+      guard let loaded = table[key], loaded.rowID != 0 else { return nil }
+      self.key = key
+      session = loaded
+    }
+    return try body(&session!)
+  }
+
+  /// Writes the cached session back.
+  mutating func store(into table: inout [SessionKey: WriterSession]) {
+    if let key, let session { table[key] = session }
+    key = nil
+    session = nil
   }
 }

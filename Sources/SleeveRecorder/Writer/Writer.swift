@@ -93,7 +93,7 @@ final class Writer: @unchecked Sendable {
       stopped.signal()
       return
     }
-    var batch: [PendingEvent] = []
+    var batch = Batch()
     batch.reserveCapacity(options.bufferCapacity)
     while true {
       let (last, closed) = buffer.takeBatch(into: &batch, waitingUpTo: options.flushInterval)
@@ -106,7 +106,7 @@ final class Writer: @unchecked Sendable {
         if let failure {
           options.onWriteError?(.writeFailed(failure, path: path, lostEvents: batch.count))
         }
-        batch.removeAll(keepingCapacity: true)
+        batch.removeAll()
       }
       buffer.markFinished(last)
       if closed && buffer.lastAccepted == last { break }
@@ -117,10 +117,10 @@ final class Writer: @unchecked Sendable {
   }
 
   private func publishFailures(
-    in batch: [PendingEvent], failure: SQLiteError?, writer: BatchWriter
+    in batch: Batch, failure: SQLiteError?, writer: BatchWriter
   ) {
     guard let failure else { return }
-    let ends = batch.compactMap { pending -> SessionKey? in
+    let ends = batch.structural.compactMap { pending -> SessionKey? in
       if case .sessionEnded = pending.event { pending.session } else { nil }
     }
     results.withLock { results in
@@ -133,9 +133,9 @@ final class Writer: @unchecked Sendable {
   }
 
   private func publishSessionStarts(
-    in batch: [PendingEvent], failure: SQLiteError?, writer: BatchWriter
+    in batch: Batch, failure: SQLiteError?, writer: BatchWriter
   ) {
-    let starts = batch.compactMap { pending -> SessionKey? in
+    let starts = batch.structural.compactMap { pending -> SessionKey? in
       if case .sessionStarted = pending.event { pending.session } else { nil }
     }
     guard !starts.isEmpty else { return }

@@ -1,0 +1,101 @@
+import SleeveCore
+import Synchronization
+
+/// The work every handler does: bump a counter the optimizer cannot see through.
+@MainActor
+final class Tally {
+  var count = 0
+}
+
+/// The dispatch core's benchmark: `sendActions` against a plain loop over the same closures.
+@MainActor
+enum DispatchBench {
+  /// An observer that does the least an observer can do: count outcomes.
+  final class CountingObserver: DispatchObserver {
+    let outcomes = Mutex(0)
+    func handlerFinished(_ outcome: HandlerOutcome) { outcomes.withLock { $0 += 1 } }
+  }
+
+  @inline(never)
+  static func makeHandlers(_ count: Int, tally: Tally) -> [@MainActor (Button) -> Void] {
+    (0..<count).map { _ in { _ in tally.count &+= 1 } }
+  }
+
+  @inline(never)
+  static func plainLoop(_ handlers: [@MainActor (Button) -> Void], button: Button, fires: Int) {
+    for _ in 0..<fires {
+      for handler in handlers { handler(button) }
+    }
+  }
+
+  @inline(never)
+  static func dispatchLoop(_ button: Button, fires: Int) {
+    for _ in 0..<fires { button.sendActions(for: .touchUpInside) }
+  }
+
+  static func button(
+    with handlers: [@MainActor (Button) -> Void], observer: (any DispatchObserver)?
+  ) -> Button {
+    let button = Button(name: "bench", observer: observer)
+    for handler in handlers { button.on(.touchUpInside, handler) }
+    return button
+  }
+
+  /// Prints the timing table (markdown).
+  static func runTimings() throws {
+    let fires = 2_000_000
+    let repeats = 7
+    print(
+      "| handlers | plain loop (ns/fire) | sendActions (ns/fire) | ratio | observed (ns/fire) |")
+    print("|---:|---:|---:|---:|---:|")
+    for count in [1, 8] {
+      let tally = Tally()
+      let handlers = makeHandlers(count, tally: tally)
+      let quiet = button(with: handlers, observer: nil)
+      let observed = button(with: handlers, observer: CountingObserver())
+      let plain = bestNanoseconds(per: fires, repeats: repeats) {
+        plainLoop(handlers, button: quiet, fires: fires)
+      }
+      let core = bestNanoseconds(per: fires, repeats: repeats) {
+        dispatchLoop(quiet, fires: fires)
+      }
+      let watched = bestNanoseconds(per: fires / 10, repeats: repeats) {
+        dispatchLoop(observed, fires: fires / 10)
+      }
+      let expected = (2 * fires * repeats + fires / 10 * repeats) * count
+      guard tally.count == expected else {
+        throw BenchFailure("handlers ran \(tally.count) times, expected \(expected)")
+      }
+      print(
+        "| \(count) | \(formatted(plain)) | \(formatted(core)) | \(formatted(core / plain))x "
+          + "| \(formatted(watched)) |")
+    }
+  }
+
+  /// Fires `fires` times into `count` handlers (plain loop, dispatch, or observed dispatch)
+  /// and exits: the unit valgrind counts allocations and instructions on.
+  static func runProbe(_ mode: String, handlers count: Int, fires: Int) {
+    let tally = Tally()
+    let handlers = makeHandlers(count, tally: tally)
+    let observer: (any DispatchObserver)? =
+      mode == "--observed-probe" ? CountingObserver() : nil
+    let probe = button(with: handlers, observer: observer)
+    if mode == "--plain-probe" {
+      plainLoop(handlers, button: probe, fires: fires)
+    } else {
+      dispatchLoop(probe, fires: fires)
+    }
+    print("fired \(fires) times into \(count) handlers: \(tally.count) calls")
+  }
+}
+
+/// A benchmark that could not produce a valid figure.
+struct BenchFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// A figure rounded to one decimal.
+func formatted(_ value: Double) -> String {
+  String((value * 10).rounded() / 10)
+}
