@@ -10,6 +10,11 @@ final class Tally {
 /// The dispatch core's benchmark: `sendActions` against a plain loop over the same closures.
 @MainActor
 enum DispatchBench {
+  /// An observer that ignores everything but is still called: the core's own observed cost.
+  final class SilentObserver: DispatchObserver {
+    func handlerFinished(_ outcome: HandlerOutcome) {}
+  }
+
   /// An observer that does the least an observer can do: count outcomes.
   final class CountingObserver: DispatchObserver {
     let outcomes = Mutex(0)
@@ -46,8 +51,9 @@ enum DispatchBench {
     let fires = 2_000_000
     let repeats = 7
     print(
-      "| handlers | plain loop (ns/fire) | sendActions (ns/fire) | ratio | observed (ns/fire) |")
-    print("|---:|---:|---:|---:|---:|")
+      "| handlers | plain loop (ns/fire) | sendActions (ns/fire) | ratio "
+        + "| observed, silent observer (ns/fire) | observed, counting observer (ns/fire) |")
+    print("|---:|---:|---:|---:|---:|---:|")
     for count in [1, 8] {
       let tally = Tally()
       let handlers = makeHandlers(count, tally: tally)
@@ -62,13 +68,17 @@ enum DispatchBench {
       let watched = bestNanoseconds(per: fires / 10, repeats: repeats) {
         dispatchLoop(observed, fires: fires / 10)
       }
-      let expected = (2 * fires * repeats + fires / 10 * repeats) * count
+      let silent = button(with: handlers, observer: SilentObserver())
+      let silentTime = bestNanoseconds(per: fires / 10, repeats: repeats) {
+        dispatchLoop(silent, fires: fires / 10)
+      }
+      let expected = (2 * fires * repeats + 2 * (fires / 10) * repeats) * count
       guard tally.count == expected else {
         throw BenchFailure("handlers ran \(tally.count) times, expected \(expected)")
       }
       print(
         "| \(count) | \(formatted(plain)) | \(formatted(core)) | \(formatted(core / plain))x "
-          + "| \(formatted(watched)) |")
+          + "| \(formatted(silentTime)) | \(formatted(watched)) |")
     }
   }
 
@@ -78,7 +88,11 @@ enum DispatchBench {
     let tally = Tally()
     let handlers = makeHandlers(count, tally: tally)
     let observer: (any DispatchObserver)? =
-      mode == "--observed-probe" ? CountingObserver() : nil
+      switch mode {
+      case "--observed-probe": CountingObserver()
+      case "--silent-probe": SilentObserver()
+      default: nil
+      }
     let probe = button(with: handlers, observer: observer)
     if mode == "--plain-probe" {
       plainLoop(handlers, button: probe, fires: fires)

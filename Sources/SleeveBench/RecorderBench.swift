@@ -47,7 +47,8 @@ enum RecorderBench {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let recorder = try Recorder(
       path: directory + "/firing.sqlite",
-      options: RecorderOptions(whenFull: .drop, bufferCapacity: 1 << 22))
+      options: RecorderOptions(
+        whenFull: .drop, bufferCapacity: 1 << 23, flushCount: 1 << 23, flushInterval: .seconds(600)))
     let session = try recorder.startSession(name: "bench.firing")
     let button = Button(name: "bench", observer: recorded ? session : nil)
     let tally = Tally()

@@ -1,3 +1,5 @@
+import SleeveCore
+
 /// Prints the recorder's benchmark tables (markdown).
 @MainActor
 enum RecorderTables {
@@ -40,5 +42,26 @@ enum RecorderTables {
       "| \(Int(baseline.perSecond)) | \(Int(ingest.perSecond)) "
         + "| \(formatted(ingest.perSecond / baseline.perSecond))x "
         + "| \(formatted(baseline.bytes)) | \(formatted(ingest.bytes)) |")
+  }
+}
+
+extension RecorderTables {
+  /// Per-fire and per-handler costs, fitted from fires of 1 and 8 handlers.
+  static func breakdown() throws {
+    for handlers in [1, 8] {
+      let quiet = try RecorderBench.invocationNanoseconds(
+        handlers: handlers, fires: 100_000, repeats: 5, recorded: false)
+      let recorded = try RecorderBench.invocationNanoseconds(
+        handlers: handlers, fires: 100_000, repeats: 5, recorded: true)
+      Swift.print(
+        "handlers \(handlers): unrecorded \(formatted(quiet.nanoseconds * Double(handlers))) "
+          + "recorded \(formatted(recorded.nanoseconds * Double(handlers))) ns/fire")
+    }
+    let clock = bestNanoseconds(per: 1_000_000, repeats: 5) {
+      var sum: Int64 = 0
+      for _ in 0..<1_000_000 { sum &+= MonotonicClock.nanoseconds() }
+      if sum == 42 { Swift.print("") }
+    }
+    Swift.print("clock read: \(formatted(clock)) ns")
   }
 }

@@ -73,9 +73,26 @@ extension Control {
         FireNesting.depth -= 1
         FireNesting.currentFire = parent
       }
-      for slot in snapshot where slot.events.intersects(events) {
-        guard let live = slot.entry.current, live.events.intersects(events) else {
-          observed.report(slot.entry.id, .skipped(.removed), startedAt: clock)
+      let version = registry.version
+      for index in snapshot.indices where snapshot[index].events.intersects(events) {
+        // While the registry is unchanged, a plain entry is live: call it directly.
+        if registry.version == version, let handler = snapshot[index].plainHandler {
+          let start = clock
+          do {
+            try handler(self)
+            clock = MonotonicClock.nanoseconds()
+            observed.report(snapshot[index].entry.id, .ok, startedAt: start, duration: clock - start)
+          } catch {
+            clock = MonotonicClock.nanoseconds()
+            observed.report(
+              snapshot[index].entry.id, .failed, startedAt: start, duration: clock - start,
+              error: error)
+          }
+          continue
+        }
+        let entry = snapshot[index].entry
+        guard let live = entry.current, live.events.intersects(events) else {
+          observed.report(entry.id, .skipped(.removed), startedAt: clock)
           continue
         }
         invoke(live, in: observed, clock: &clock)

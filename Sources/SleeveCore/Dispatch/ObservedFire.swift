@@ -1,16 +1,12 @@
 /// A fire in progress together with the observer it reports to. Exists only for observed
-/// fires: unobserved ones pass `nil` and build nothing. A class, so that handing it to each
-/// handler (and to async tasks) costs a reference, not a copy of the fire's description.
-final class ObservedFire: Sendable {
+/// fires: unobserved ones pass `nil` and build nothing. A small value (the fire's control is a
+/// shared reference), passed borrowed to each handler and copied only into async tasks.
+struct ObservedFire: Sendable {
   let fire: FireInfo
   let observer: any DispatchObserver
 
-  init(fire: FireInfo, observer: any DispatchObserver) {
-    self.fire = fire
-    self.observer = observer
-  }
-
   /// Reports one handler's outcome.
+  @MainActor
   func report(
     _ registration: RegistrationID, _ status: OutcomeStatus, flag: FlagEvaluation? = nil,
     isAsync: Bool = false, startedAt: Int64, duration: Int64 = 0,

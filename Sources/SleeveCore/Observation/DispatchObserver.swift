@@ -1,7 +1,8 @@
 /// Receives what happens on the controls it observes: registrations, removals, fires, handler
 /// outcomes and flag changes.
 ///
-/// Every requirement is called synchronously on the main actor, in the order things happen, and
+/// Every requirement is called synchronously on the main actor (and declared so: an
+/// implementation may use main-actor state without locks), in the order things happen, and
 /// has a no-op default: implement only what you need, and keep each call cheap (append to a
 /// buffer; never block or do I/O). Only observed controls build these values: a control
 /// without an observer reads no clock and builds no event.
@@ -15,33 +16,33 @@
 public protocol DispatchObserver: Sendable {
   /// A handler was added, its events changed, or it already existed when this observer was
   /// attached (see ``RegistrationInfo/change``).
-  func registered(_ registration: RegistrationInfo)
+  @MainActor func registered(_ registration: RegistrationInfo)
   /// A handler was removed, with the reason.
-  func removed(_ removal: RemovalInfo)
+  @MainActor func removed(_ removal: RemovalInfo)
   /// A fire started; its outcomes follow, then ``fireEnded(_:atNanoseconds:)``.
-  func fireBegan(_ fire: FireInfo)
+  @MainActor func fireBegan(_ fire: FireInfo)
   /// A handler finished (or was not run), with its status and duration. Async handlers report
   /// when they complete, which may be after their fire ended.
-  func handlerFinished(_ outcome: HandlerOutcome)
+  @MainActor func handlerFinished(_ outcome: HandlerOutcome)
   /// A fire ended: every synchronous handler of it has reported.
-  func fireEnded(_ fire: FireInfo, atNanoseconds: Int64)
+  @MainActor func fireEnded(_ fire: FireInfo, atNanoseconds: Int64)
   /// A flag changed state in a provider this observer watches.
-  func flagChanged(_ change: FlagChange)
+  @MainActor func flagChanged(_ change: FlagChange)
 }
 
 extension DispatchObserver {
   /// Does nothing.
-  public func registered(_ registration: RegistrationInfo) {}
+  @MainActor public func registered(_ registration: RegistrationInfo) {}
   /// Does nothing.
-  public func removed(_ removal: RemovalInfo) {}
+  @MainActor public func removed(_ removal: RemovalInfo) {}
   /// Does nothing.
-  public func fireBegan(_ fire: FireInfo) {}
+  @MainActor public func fireBegan(_ fire: FireInfo) {}
   /// Does nothing.
-  public func handlerFinished(_ outcome: HandlerOutcome) {}
+  @MainActor public func handlerFinished(_ outcome: HandlerOutcome) {}
   /// Does nothing.
-  public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {}
+  @MainActor public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {}
   /// Does nothing.
-  public func flagChanged(_ change: FlagChange) {}
+  @MainActor public func flagChanged(_ change: FlagChange) {}
 }
 
 /// An observer that ignores everything. Attaching it is the same as attaching none: the

@@ -1,40 +1,72 @@
-/// Buffered events in three lanes, so the hot ones (fires and outcomes) are stored inline with
-/// no per-event boxing: an outcome is plain integers (its error, if any, sits in ``errors``).
+/// Buffered events in three lanes, so the hot ones (fires and outcomes) are stored inline as
+/// plain values, appended in bulk, and tagged with their session once per run instead of once
+/// per record. An outcome's error, if any, sits in ``errors``.
 ///
 /// Order is kept within each lane. The writer applies the lanes in an order that respects
 /// every foreign key: structural events (sessions, registrations, flags), then fires, then
 /// outcomes, then session ends.
 struct Batch: Sendable {
   var structural: [PendingEvent] = []
-  var fires: [SessionFire] = []
-  var outcomes: [SessionOutcome] = []
+  var fires = Lane<FireRecord>()
+  var outcomes = Lane<OutcomeRecord>()
   /// Errors thrown by handlers; `OutcomeRecord.errorIndex` is 1 + an index here.
   var errors: [any Error] = []
 
   var count: Int { structural.count + fires.count + outcomes.count }
-  var isEmpty: Bool { structural.isEmpty && fires.isEmpty && outcomes.isEmpty }
-
-  mutating func reserveCapacity(_ capacity: Int) {
-    fires.reserveCapacity(capacity / 4)
-    outcomes.reserveCapacity(capacity)
-  }
+  var isEmpty: Bool { structural.isEmpty && fires.count == 0 && outcomes.count == 0 }
 
   mutating func removeAll() {
     structural.removeAll(keepingCapacity: true)
-    fires.removeAll(keepingCapacity: true)
-    outcomes.removeAll(keepingCapacity: true)
+    fires.removeAll()
+    outcomes.removeAll()
     errors.removeAll(keepingCapacity: true)
   }
 }
 
-/// A fire and its session.
-struct SessionFire: Sendable {
-  let session: SessionKey
-  let record: FireRecord
-}
+/// Records of several sessions in arrival order, with the session given per run of
+/// consecutive records.
+struct Lane<Record: BitwiseCopyable>: Sendable {
+  /// A run of consecutive records of one session.
+  struct Run: Sendable {
+    let session: SessionKey
+    var count: Int
+  }
 
-/// An outcome and its session.
-struct SessionOutcome: Sendable {
-  let session: SessionKey
-  var record: OutcomeRecord
+  let records = RecordBuffer<Record>()
+  private(set) var runs: [Run] = []
+
+  var count: Int { records.count }
+
+  mutating func append(_ record: Record, session: SessionKey) {
+    records.append(record)
+    extendRun(session, by: 1)
+  }
+
+  mutating func append(contentsOf more: RecordBuffer<Record>, session: SessionKey) {
+    guard !more.isEmpty else { return }
+    records.append(contentsOf: more)
+    extendRun(session, by: more.count)
+  }
+
+  mutating func removeAll() {
+    records.removeAll()
+    runs.removeAll(keepingCapacity: true)
+  }
+
+  /// Calls `body` once per run with its session and the range of its records.
+  func forEachRun(_ body: (SessionKey, _ start: Int, _ end: Int) throws -> Void) rethrows {
+    var start = 0
+    for run in runs {
+      try body(run.session, start, start + run.count)
+      start += run.count
+    }
+  }
+
+  private mutating func extendRun(_ session: SessionKey, by count: Int) {
+    if let last = runs.indices.last, runs[last].session == session {
+      runs[last].count += count
+    } else {
+      runs.append(Run(session: session, count: count))
+    }
+  }
 }

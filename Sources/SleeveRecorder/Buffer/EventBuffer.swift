@@ -42,9 +42,7 @@ final class EventBuffer: Sendable {
     self.capacity = capacity
     self.flushCount = flushCount
     self.whenFull = whenFull
-    var initial = State()
-    initial.pending.reserveCapacity(capacity)
-    state = Mutex(initial)
+    state = Mutex(State())
   }
 
   /// Appends an event that must not be dropped (sessions, registrations, flags): it may take
@@ -77,7 +75,7 @@ final class EventBuffer: Sendable {
           return .dropped
         }
         if !state.droppedFires.isEmpty { state.keptFireSinceDrop.insert(session) }
-        state.pending.fires.append(SessionFire(session: session, record: fire))
+        state.pending.fires.append(fire, session: session)
         return accept(&state)
       }
       if case .mustWait(let signal, _) = admission {
@@ -114,7 +112,65 @@ final class EventBuffer: Sendable {
           state.pending.errors.append(error)
           record.errorIndex = UInt32(truncatingIfNeeded: state.pending.errors.count)
         }
-        state.pending.outcomes.append(SessionOutcome(session: session, record: record))
+        state.pending.outcomes.append(record, session: session)
+        return accept(&state)
+      }
+      if case .mustWait(let signal, _) = admission {
+        _ = settle(admission)
+        signal.wait()
+        continue
+      }
+      return settle(admission)
+    }
+  }
+
+  /// Appends a fire's staged records in one locked step. When they do not fit, policy `drop`
+  /// drops them all (counted; later outcomes of these fires are dropped too) and `block`
+  /// waits until they fit (or the buffer is empty, for a group larger than the buffer).
+  /// - Returns: The sequence number of the last record appended, or `nil` when none was.
+  @discardableResult
+  func appendStaged(
+    fires: RecordBuffer<FireRecord>, outcomes: RecordBuffer<OutcomeRecord>, errors: [any Error],
+    session: SessionKey
+  ) -> UInt64? {
+    let total = fires.count + outcomes.count
+    while true {
+      let admission = state.withLock { state -> Admission in
+        guard !state.closed else { return .dropped }
+        let count = state.pending.count
+        if count > 0, count + total > capacity {
+          if let wait = makeWaiter(&state) { return wait }
+          state.dropped[session, default: 0] += total
+          fires.forEach(from: 0, to: fires.count) { fire in
+            let extend = !state.keptFireSinceDrop.contains(session)
+            state.droppedFires[session, default: FireRanges()].insert(fire.id, extendingLast: extend)
+            state.keptFireSinceDrop.remove(session)
+          }
+          return .dropped
+        }
+        state.pending.fires.append(contentsOf: fires, session: session)
+        if !fires.isEmpty, !state.droppedFires.isEmpty { state.keptFireSinceDrop.insert(session) }
+        var appended = fires.count
+        if errors.isEmpty, state.droppedFires.isEmpty {
+          state.pending.outcomes.append(contentsOf: outcomes, session: session)
+          appended += outcomes.count
+        } else {
+          let errorBase = UInt32(truncatingIfNeeded: state.pending.errors.count)
+          state.pending.errors.append(contentsOf: errors)
+          outcomes.forEach(from: 0, to: outcomes.count) { staged in
+            var outcome = staged
+            if state.droppedFires[session]?.contains(outcome.fire) == true {
+              state.dropped[session, default: 0] += 1
+              return
+            }
+            if outcome.errorIndex != 0 { outcome.errorIndex += errorBase }
+            state.pending.outcomes.append(outcome, session: session)
+            appended += 1
+          }
+        }
+        state.accepted += UInt64(appended)
+        guard appended > 0 else { return .dropped }
+        state.accepted -= 1
         return accept(&state)
       }
       if case .mustWait(let signal, _) = admission {

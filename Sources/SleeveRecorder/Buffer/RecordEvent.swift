@@ -6,6 +6,8 @@ enum RecordEvent: Sendable {
   case sessionStarted(SessionStart)
   case registered(Box<RegistrationInfo>)
   case removed(RemovalInfo)
+  /// A control the session has not described yet (fires carry only its id).
+  case controlSeen(ControlInfo)
   case flagDefined(Box<FlagDefinition>)
   case flagChanged(Box<FlagChange>)
   case sessionEnded(endedUnixNanoseconds: Int64)
@@ -23,22 +25,24 @@ struct SessionKey: Hashable, Sendable {
   let rawValue: UInt32
 }
 
-/// A fire, reduced to what its row needs.
+/// A fire, reduced to plain integers: its control is described once per session by a
+/// `controlSeen` event.
 struct FireRecord: Sendable {
   let id: UInt64
-  let control: ControlInfo
+  let control: UInt64
   let events: UInt
-  let origin: UInt8
-  let parent: UInt64?
-  let depth: Int32
+  /// 0 when the fire has no parent.
+  let parent: UInt64
   let atNanoseconds: Int64
+  let depth: Int32
+  let origin: UInt8
 
-  init(_ fire: FireInfo) {
+  init(_ fire: borrowing FireInfo) {
     id = fire.id.rawValue
-    control = fire.control
+    control = fire.control.id.rawValue
     events = fire.events.rawValue
     origin = fire.origin == .interaction ? 0 : 1
-    parent = fire.parent?.rawValue
+    parent = fire.parent?.rawValue ?? 0
     depth = Int32(clamping: fire.depth)
     atNanoseconds = fire.atNanoseconds
   }
@@ -61,7 +65,7 @@ struct OutcomeRecord: Sendable {
   /// 0: no error; otherwise 1 + the index of the thrown error in its batch's `errors`.
   var errorIndex: UInt32 = 0
 
-  init(_ outcome: HandlerOutcome) {
+  init(_ outcome: borrowing HandlerOutcome) {
     fire = outcome.fire.rawValue
     registration = outcome.registration.rawValue
     startedAtNanoseconds = outcome.startedAtNanoseconds

@@ -33,6 +33,7 @@ public final class RecordingSession: DispatchObserver {
   private let key: SessionKey
   private let buffer: EventBuffer
   private let hasEnded = Atomic(false)
+  private let stage = FireStage()
 
   init(
     recorder: Recorder, key: SessionKey, rowID: Int64, metadata: SessionMetadata,
@@ -128,26 +129,42 @@ public final class RecordingSession: DispatchObserver {
     append(.removed(removal))
   }
 
-  /// Records a fire (dropped with its outcomes when the buffer is full under `drop`).
+  /// Stages a fire; it reaches the buffer with its outcomes when it ends (dropped with them
+  /// when the buffer is full under `drop`).
   public func fireBegan(_ fire: FireInfo) {
     guard !hasEnded.load(ordering: .relaxed) else { return }
-    buffer.appendFire(FireRecord(fire), session: key)
+    if !stage.hasSeen(fire.control.id) {
+      append(.controlSeen(fire.control))
+    }
+    stage.fires.append(FireRecord(fire))
+    stage.openFires += 1
   }
 
-  /// Records an outcome; in strict mode an async outcome is committed before this returns.
+  /// Stages an outcome while fires are open; an async outcome that arrives later goes to the
+  /// buffer at once (in strict mode, committed before this returns).
   public func handlerFinished(_ outcome: HandlerOutcome) {
     guard !hasEnded.load(ordering: .relaxed) else { return }
+    guard stage.openFires == 0 else {
+      stage.stage(outcome)
+      return
+    }
     let sequence = buffer.appendOutcome(
       OutcomeRecord(outcome), error: outcome.error, session: key)
-    if outcome.isAsync, durability == .strict, let sequence {
+    if durability == .strict, let sequence {
       buffer.waitUntilFinished(sequence)
     }
   }
 
-  /// In strict mode, waits until the fire and its outcomes are committed.
+  /// Hands the staged records to the buffer; in strict mode, waits until they are committed.
   public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
-    guard durability == .strict, !hasEnded.load(ordering: .relaxed) else { return }
-    buffer.waitUntilFinished(buffer.lastAccepted)
+    stage.openFires = max(stage.openFires - 1, 0)
+    guard !stage.isEmpty else { return }
+    let sequence = buffer.appendStaged(
+      fires: stage.fires, outcomes: stage.outcomes, errors: stage.errors, session: key)
+    stage.removeAll()
+    if durability == .strict, let sequence {
+      buffer.waitUntilFinished(sequence)
+    }
   }
 
   /// Records a flag state change (and the flag's definition, when it has one).

@@ -34,7 +34,7 @@ final class BatchWriter {
             try apply(pending, to: &staged, newControls: &newControls)
           }
         }
-        try writeFires(batch.fires, to: &staged, newControls: &newControls)
+        try writeFires(batch.fires, of: staged)
         try writeOutcomes(batch.outcomes, errors: batch.errors, to: &staged)
         for pending in ends { try apply(pending, to: &staged, newControls: &newControls) }
         try persistProgress(of: &staged, dropped: dropped, force: !batch.isEmpty)
@@ -63,33 +63,28 @@ final class BatchWriter {
     _ = write(Batch(), dropped: dropped)
   }
 
-  /// Fires, with the current session kept in a local between consecutive fires of it.
-  private func writeFires(
-    _ fires: [SessionFire], to staged: inout [SessionKey: WriterSession],
-    newControls: inout [SessionKey: Set<UInt64>]
-  ) throws {
-    var cache = SessionCache()
-    defer { cache.store(into: &staged) }
-    for fire in fires {
-      try cache.withSession(fire.session, in: &staged) { session in
-        try ensureControl(
-          fire.record.control, of: &session, key: fire.session, newControls: &newControls)
-        try insert(fire.record, of: session)
-      }
+  /// Fires, run by run (one session lookup per run).
+  private func writeFires(_ fires: Lane<FireRecord>, of staged: [SessionKey: WriterSession])
+    throws
+  {
+    try fires.forEachRun { key, start, end in
+      guard let session = staged[key], session.rowID != 0 else { return }
+      try fires.records.forEach(from: start, to: end) { try insert($0, of: session) }
     }
   }
 
-  /// Outcomes; those whose fire or registration was lost in a failed batch are counted.
+  /// Outcomes, run by run; those whose fire or registration was lost in a failed batch are
+  /// counted as failed instead of written.
   private func writeOutcomes(
-    _ outcomes: [SessionOutcome], errors: [any Error],
+    _ outcomes: Lane<OutcomeRecord>, errors: [any Error],
     to staged: inout [SessionKey: WriterSession]
   ) throws {
-    var cache = SessionCache()
-    defer { cache.store(into: &staged) }
-    for outcome in outcomes {
-      try cache.withSession(outcome.session, in: &staged) { session in
-        let record = outcome.record
-        if !session.lostFires.isEmpty || !session.lostRegistrations.isEmpty,
+    try outcomes.forEachRun { key, start, end in
+      guard var session = staged[key], session.rowID != 0 else { return }
+      defer { staged[key] = session }
+      let checkLosses = !session.lostFires.isEmpty || !session.lostRegistrations.isEmpty
+      try outcomes.records.forEach(from: start, to: end) { record in
+        if checkLosses,
           session.lostFires.contains(record.fire)
             || session.lostRegistrations.contains(record.registration)
         {
@@ -121,6 +116,8 @@ final class BatchWriter {
     switch pending.event {
     case .sessionStarted:
       return
+    case .controlSeen(let control):
+      try ensureControl(control, of: &session, key: key, newControls: &newControls)
     case .registered(let box):
       let info = box.value
       try ensureControl(info.control, of: &session, key: key, newControls: &newControls)
@@ -208,10 +205,10 @@ final class BatchWriter {
   private func insert(_ fire: FireRecord, of session: WriterSession) throws {
     let statement = statements.insertFire
     try statement.bind(session.rowID(fire.id), at: 1)
-    try statement.bind(session.rowID(fire.control.id.rawValue), at: 2)
+    try statement.bind(session.rowID(fire.control), at: 2)
     try statement.bind(Int64(fire.events), at: 3)
     try statement.bind(Int64(fire.origin), at: 4)
-    try statement.bind(fire.parent.map { session.rowID($0) }, at: 5)
+    try statement.bind(fire.parent == 0 ? nil : session.rowID(fire.parent), at: 5)
     try statement.bind(Int64(fire.depth), at: 6)
     try statement.bind(session.sinceStart(fire.atNanoseconds), at: 7)
     try statement.run()
@@ -286,52 +283,28 @@ final class BatchWriter {
   }
 
   private func recordLoss(of batch: Batch, error: SQLiteError) {
+    var touched: Set<SessionKey> = []
     for pending in batch.structural {
       if case .registered(let box) = pending.event {
         sessions[pending.session]?.lostRegistrations.insert(box.value.id.rawValue)
       }
       sessions[pending.session]?.failedEvents += 1
+      touched.insert(pending.session)
     }
-    for fire in batch.fires {
-      sessions[fire.session]?.lostFires.insert(fire.record.id, extendingLast: false)
-      sessions[fire.session]?.failedEvents += 1
+    batch.fires.forEachRun { key, start, end in
+      batch.fires.records.forEach(from: start, to: end) { fire in
+        sessions[key]?.lostFires.insert(fire.id, extendingLast: false)
+      }
+      sessions[key]?.failedEvents += end - start
+      touched.insert(key)
     }
-    for outcome in batch.outcomes { sessions[outcome.session]?.failedEvents += 1 }
-    let touched = Set(
-      batch.structural.map(\.session) + batch.fires.map(\.session)
-        + batch.outcomes.map(\.session))
+    batch.outcomes.forEachRun { key, start, end in
+      sessions[key]?.failedEvents += end - start
+      touched.insert(key)
+    }
     for key in touched {
       sessions[key]?.writeErrors += 1
       sessions[key]?.lastError = error.description
     }
-  }
-}
-
-/// Keeps the session of consecutive events in a local, writing it back to the table only when
-/// the session changes: lanes are mostly runs of one session.
-private struct SessionCache {
-  private var key: SessionKey?
-  private var session: WriterSession?
-
-  /// Runs `body` on the session for `key` (loaded from `table` when it is not the cached
-  /// one); returns `nil` without running it for a session whose row was never written.
-  mutating func withSession<Result>(
-    _ key: SessionKey, in table: inout [SessionKey: WriterSession],
-    _ body: (inout WriterSession) throws -> Result
-  ) rethrows -> Result? {
-    if self.key != key {
-      store(into: &table)
-      guard let loaded = table[key], loaded.rowID != 0 else { return nil }
-      self.key = key
-      session = loaded
-    }
-    return try body(&session!)
-  }
-
-  /// Writes the cached session back.
-  mutating func store(into table: inout [SessionKey: WriterSession]) {
-    if let key, let session { table[key] = session }
-    key = nil
-    session = nil
   }
 }

@@ -94,7 +94,6 @@ final class Writer: @unchecked Sendable {
       return
     }
     var batch = Batch()
-    batch.reserveCapacity(options.bufferCapacity)
     while true {
       let (last, closed) = buffer.takeBatch(into: &batch, waitingUpTo: options.flushInterval)
       if batch.isEmpty {

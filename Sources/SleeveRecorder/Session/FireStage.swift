@@ -1,0 +1,51 @@
+import SleeveCore
+
+/// One session's fire and outcome records, staged on the main actor while fires are open and
+/// handed to the buffer in one locked append when a fire ends.
+///
+/// The observer's requirements run on the main actor, so staging needs no lock: a fire costs
+/// the buffer's lock once, however many handlers it has. For the same reason (main-actor
+/// isolation, and no access outlives a statement) the dynamic exclusivity checks are off.
+@MainActor
+final class FireStage {
+  let fires = RecordBuffer<FireRecord>()
+  let outcomes = RecordBuffer<OutcomeRecord>()
+  /// Errors thrown by staged outcomes; `OutcomeRecord.errorIndex` is 1 + an index here.
+  @exclusivity(unchecked) var errors: [any Error] = []
+  /// Fires begun and not yet ended (nested fires count each).
+  @exclusivity(unchecked) var openFires = 0
+  /// Controls already described to the writer, most recent first.
+  @exclusivity(unchecked) private var seenControls: [ControlID] = []
+
+  nonisolated init() {}
+
+  var isEmpty: Bool { fires.isEmpty && outcomes.isEmpty }
+
+  /// Whether `control` was seen before; remembers it when not. Sessions observe few controls,
+  /// so a short array scanned from the front beats hashing.
+  func hasSeen(_ control: ControlID) -> Bool {
+    if seenControls.first == control { return true }
+    if let index = seenControls.firstIndex(of: control) {
+      seenControls.swapAt(0, index)
+      return true
+    }
+    seenControls.insert(control, at: 0)
+    return false
+  }
+
+  /// Stages an outcome, keeping its error beside it.
+  func stage(_ outcome: borrowing HandlerOutcome) {
+    var record = OutcomeRecord(outcome)
+    if let error = outcome.error {
+      errors.append(error)
+      record.errorIndex = UInt32(truncatingIfNeeded: errors.count)
+    }
+    outcomes.append(record)
+  }
+
+  func removeAll() {
+    fires.removeAll()
+    outcomes.removeAll()
+    if !errors.isEmpty { errors.removeAll(keepingCapacity: true) }
+  }
+}
