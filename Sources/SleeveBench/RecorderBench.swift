@@ -17,22 +17,27 @@ enum RecorderBench {
     let error: AnyObject?
   }
 
-  /// The floor of one recorded invocation: one clock read plus one uncontended `Mutex`
-  /// append of a record of the same size.
-  static func floorNanoseconds(invocations: Int, repeats: Int) -> Double {
+  /// The floor of one recorded invocation in fires of `handlers` handlers: the clock reads it
+  /// needs (one per handler, whose reading also starts the next, plus one per fire for its
+  /// start) and one uncontended `Mutex` append of a record of the same size per handler.
+  static func floorNanoseconds(handlers: Int, fires: Int, repeats: Int) -> Double {
     let capacity = 65_536
     var initial: [FloorRecord] = []
     initial.reserveCapacity(capacity)
     let buffer = Mutex(initial)
-    return bestNanoseconds(per: invocations, repeats: repeats) {
-      for index in 0..<invocations {
-        let now = MonotonicClock.nanoseconds()
-        buffer.withLock { records in
-          records.append(
-            FloorRecord(
-              fire: UInt64(index), registration: 1, started: now, duration: 0, codes: 0,
-              error: nil))
-          if records.count == capacity { records.removeAll(keepingCapacity: true) }
+    return bestNanoseconds(per: fires * handlers, repeats: repeats) {
+      for fire in 0..<fires {
+        var clock = MonotonicClock.nanoseconds()
+        for handler in 0..<handlers {
+          let start = clock
+          clock = MonotonicClock.nanoseconds()
+          buffer.withLock { records in
+            records.append(
+              FloorRecord(
+                fire: UInt64(fire), registration: UInt64(handler), started: start,
+                duration: clock - start, codes: 0, error: nil))
+            if records.count == capacity { records.removeAll(keepingCapacity: true) }
+          }
         }
       }
     }

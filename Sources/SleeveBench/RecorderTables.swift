@@ -6,27 +6,40 @@ enum RecorderTables {
   static func print() async throws {
     let repeats = 5
     let fires = 100_000
-    let handlers = 8
-    let floor = RecorderBench.floorNanoseconds(invocations: fires * handlers, repeats: repeats)
-    let quiet = try RecorderBench.invocationNanoseconds(
-      handlers: handlers, fires: fires, repeats: repeats, recorded: false)
-    let recorded = try RecorderBench.invocationNanoseconds(
-      handlers: handlers, fires: fires, repeats: repeats, recorded: true)
-    guard recorded.dropped == 0 else {
-      throw BenchFailure("the recorder dropped \(recorded.dropped) events: figures invalid")
+    let floor = RecorderBench.floorNanoseconds(handlers: 8, fires: fires, repeats: repeats)
+    var perFire: [Int: (quiet: Double, recorded: Double)] = [:]
+    for handlers in [1, 8] {
+      let quiet = try RecorderBench.invocationNanoseconds(
+        handlers: handlers, fires: fires, repeats: repeats, recorded: false)
+      let recorded = try RecorderBench.invocationNanoseconds(
+        handlers: handlers, fires: fires, repeats: repeats, recorded: true)
+      guard recorded.dropped == 0 else {
+        throw BenchFailure("the recorder dropped \(recorded.dropped) events: figures invalid")
+      }
+      perFire[handlers] = (
+        quiet.nanoseconds * Double(handlers), recorded.nanoseconds * Double(handlers)
+      )
     }
-    Swift.print("#### Firing-thread cost per recorded handler invocation (8 handlers per fire)")
+    let one = perFire[1]!
+    let eight = perFire[8]!
+    let overheadPerInvocation = (eight.recorded - eight.quiet) / 8
+    let marginal = ((eight.recorded - one.recorded) - (eight.quiet - one.quiet)) / 7
+    let fixed = (one.recorded - one.quiet) - marginal
+    Swift.print("#### Firing-thread cost of recording (fires of 8 handlers; per-fire and per-handler parts fitted from fires of 1 and 8)")
     Swift.print()
     Swift.print(
-      "| floor: clock read + Mutex append (ns) | unrecorded invocation (ns) "
-        + "| recorded invocation (ns) | recording overhead (ns) | recorded / floor "
-        + "| overhead / floor |")
+      "| floor: clock reads + Mutex append (ns) | recording overhead per invocation (ns) "
+        + "| overhead / floor | per extra handler (ns) | per extra handler / floor "
+        + "| per fire, fixed (ns) |")
     Swift.print("|---:|---:|---:|---:|---:|---:|")
-    let overhead = recorded.nanoseconds - quiet.nanoseconds
     Swift.print(
-      "| \(formatted(floor)) | \(formatted(quiet.nanoseconds)) "
-        + "| \(formatted(recorded.nanoseconds)) | \(formatted(overhead)) "
-        + "| \(formatted(recorded.nanoseconds / floor))x | \(formatted(overhead / floor))x |")
+      "| \(formatted(floor)) | \(formatted(overheadPerInvocation)) "
+        + "| \(formatted(overheadPerInvocation / floor))x | \(formatted(marginal)) "
+        + "| \(formatted(marginal / floor))x | \(formatted(fixed)) |")
+    Swift.print()
+    Swift.print(
+      "Unrecorded fire: \(formatted(one.quiet)) ns (1 handler), \(formatted(eight.quiet)) ns (8); "
+        + "recorded: \(formatted(one.recorded)) ns, \(formatted(eight.recorded)) ns.")
     Swift.print()
 
     let invocations = 1_000_000
@@ -45,23 +58,3 @@ enum RecorderTables {
   }
 }
 
-extension RecorderTables {
-  /// Per-fire and per-handler costs, fitted from fires of 1 and 8 handlers.
-  static func breakdown() throws {
-    for handlers in [1, 8] {
-      let quiet = try RecorderBench.invocationNanoseconds(
-        handlers: handlers, fires: 100_000, repeats: 5, recorded: false)
-      let recorded = try RecorderBench.invocationNanoseconds(
-        handlers: handlers, fires: 100_000, repeats: 5, recorded: true)
-      Swift.print(
-        "handlers \(handlers): unrecorded \(formatted(quiet.nanoseconds * Double(handlers))) "
-          + "recorded \(formatted(recorded.nanoseconds * Double(handlers))) ns/fire")
-    }
-    let clock = bestNanoseconds(per: 1_000_000, repeats: 5) {
-      var sum: Int64 = 0
-      for _ in 0..<1_000_000 { sum &+= MonotonicClock.nanoseconds() }
-      if sum == 42 { Swift.print("") }
-    }
-    Swift.print("clock read: \(formatted(clock)) ns")
-  }
-}

@@ -16,14 +16,12 @@ do {
   switch arguments.first {
   case nil:
     try DispatchBench.runTimings()
-  case "recorder-breakdown":
-    try RecorderTables.breakdown()
   case "recorder":
     try await RecorderTables.print()
   case "recorder-probe" where arguments.count == 2:
     guard let fires = Int(arguments[1]) else { throw BenchFailure("bad count") }
     _ = try RecorderBench.invocationNanoseconds(
-      handlers: 1, fires: fires, repeats: 1, recorded: true)
+      handlers: 8, fires: fires, repeats: 1, recorded: true)
   case "long-session" where arguments.count == 3:
     guard let invocations = Int(arguments[1]) else { throw BenchFailure("bad count") }
     try await RecorderBench.longSession(invocations: invocations, path: arguments[2])

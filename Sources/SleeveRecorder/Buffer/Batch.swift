@@ -33,7 +33,11 @@ struct Lane<Record: BitwiseCopyable>: Sendable {
   }
 
   let records = RecordBuffer<Record>()
-  private(set) var runs: [Run] = []
+  /// Finished runs; the current one is kept in the two fields below, so extending it touches
+  /// no array.
+  private var finishedRuns: [Run] = []
+  private var currentSession: SessionKey?
+  private var currentCount = 0
 
   var count: Int { records.count }
 
@@ -50,23 +54,28 @@ struct Lane<Record: BitwiseCopyable>: Sendable {
 
   mutating func removeAll() {
     records.removeAll()
-    runs.removeAll(keepingCapacity: true)
+    finishedRuns.removeAll(keepingCapacity: true)
+    currentSession = nil
+    currentCount = 0
   }
 
   /// Calls `body` once per run with its session and the range of its records.
   func forEachRun(_ body: (SessionKey, _ start: Int, _ end: Int) throws -> Void) rethrows {
     var start = 0
-    for run in runs {
+    for run in finishedRuns {
       try body(run.session, start, start + run.count)
       start += run.count
     }
+    if let currentSession { try body(currentSession, start, start + currentCount) }
   }
 
   private mutating func extendRun(_ session: SessionKey, by count: Int) {
-    if let last = runs.indices.last, runs[last].session == session {
-      runs[last].count += count
-    } else {
-      runs.append(Run(session: session, count: count))
+    if currentSession == session {
+      currentCount += count
+      return
     }
+    if let currentSession { finishedRuns.append(Run(session: currentSession, count: currentCount)) }
+    currentSession = session
+    currentCount = count
   }
 }

@@ -36,7 +36,11 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
   func append(contentsOf other: RecordBuffer<Record>) {
     guard !other.isEmpty else { return }
     if count + other.count > capacity { grow(toAtLeast: count + other.count) }
-    (storage + count).initialize(from: other.storage, count: other.count)
+    if other.count <= 8 {
+      for index in 0..<other.count { (storage + count + index).initialize(to: other.storage[index]) }
+    } else {
+      (storage + count).initialize(from: other.storage, count: other.count)
+    }
     count += other.count
   }
 
