@@ -45,21 +45,27 @@ let package = Package(
       dependencies: ["SleeveCore", "SleeveStore", "SleeveRecorder"],
       swiftSettings: strict
     ),
+    .target(
+      name: "SleeveTestSupport",
+      path: "Tests/SleeveTestSupport",
+      swiftSettings: strict
+    ),
     .testTarget(
       name: "SleeveCoreTests",
-      dependencies: ["SleeveCore"],
+      dependencies: ["SleeveCore", "SleeveTestSupport"],
       swiftSettings: strict
     ),
     .testTarget(
       name: "SleeveRecorderTests",
       dependencies: [
         "SleeveRecorder", "SleeveStore", "SleeveCore", "SleeveTesting", "SleeveRecorderProbe",
+        "SleeveTestSupport",
       ],
       swiftSettings: strict
     ),
     .testTarget(
       name: "SleeveStoreTests",
-      dependencies: ["SleeveStore"],
+      dependencies: ["SleeveStore", "SleeveTestSupport"],
       swiftSettings: strict
     ),
   ],

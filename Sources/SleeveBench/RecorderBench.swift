@@ -53,7 +53,8 @@ enum RecorderBench {
     let recorder = try Recorder(
       path: directory + "/firing.sqlite",
       options: RecorderOptions(
-        whenFull: .drop, bufferCapacity: 1 << 23, flushCount: 1 << 23, flushInterval: .seconds(600)))
+        whenFull: .drop, bufferCapacity: 1 << 23, flushCount: 1 << 23, flushInterval: .seconds(600))
+    )
     let session = try recorder.startSession(name: "bench.firing")
     let button = Button(name: "bench", observer: recorded ? session : nil)
     let tally = Tally()
@@ -67,8 +68,7 @@ enum RecorderBench {
   /// Recorded handler invocations per second, written to disk (one fire and one outcome row
   /// each), from the first fire until `end()` returns.
   @MainActor
-  static func recordedIngest(invocations: Int) async throws -> (perSecond: Double, bytes: Double)
-  {
+  static func recordedIngest(invocations: Int) async throws -> (perSecond: Double, bytes: Double) {
     let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/ingest.sqlite"
@@ -80,7 +80,7 @@ enum RecorderBench {
     for _ in 0..<invocations { button.sendActions(for: .touchUpInside) }
     try await session.end()
     let seconds = seconds(since: start)
-    let bytes = try bytesPerOutcome(path: path, outcomes: invocations)
+    let bytes = try bytesPerInvocation(path: path, outcomes: invocations)
     return (Double(invocations) / seconds, bytes)
   }
 
@@ -147,7 +147,7 @@ enum RecorderBench {
       next = end
     }
     let seconds = seconds(since: start)
-    let bytes = try bytesPerOutcome(path: path, outcomes: invocations)
+    let bytes = try bytesPerInvocation(path: path, outcomes: invocations)
     return (Double(invocations) / seconds, bytes)
   }
 
@@ -162,8 +162,8 @@ enum RecorderBench {
     try await session.end()
   }
 
-  /// The file's size after a checkpoint, divided by the outcomes it holds.
-  static func bytesPerOutcome(path: String, outcomes: Int) throws -> Double {
+  /// The file's size after a checkpoint, divided by the invocations (fire + outcome rows).
+  static func bytesPerInvocation(path: String, outcomes: Int) throws -> Double {
     let connection = try Connection(path: path)
     try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     let pages = try connection.scalarInt("PRAGMA page_count") ?? 0

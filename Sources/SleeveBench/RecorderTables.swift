@@ -25,7 +25,9 @@ enum RecorderTables {
     let overheadPerInvocation = (eight.recorded - eight.quiet) / 8
     let marginal = ((eight.recorded - one.recorded) - (eight.quiet - one.quiet)) / 7
     let fixed = (one.recorded - one.quiet) - marginal
-    Swift.print("#### Firing-thread cost of recording (fires of 8 handlers; per-fire and per-handler parts fitted from fires of 1 and 8)")
+    Swift.print(
+      "#### Firing-thread cost of recording (fires of 8 handlers; per-fire and per-handler parts fitted from fires of 1 and 8)"
+    )
     Swift.print()
     Swift.print(
       "| floor: clock reads + Mutex append (ns) | recording overhead per invocation (ns) "
@@ -45,11 +47,12 @@ enum RecorderTables {
     let invocations = 1_000_000
     let baseline = try RecorderBench.baselineIngest(invocations: invocations)
     let ingest = try await RecorderBench.recordedIngest(invocations: invocations)
-    Swift.print("#### Sustained ingest (\(invocations) invocations: one fire and one outcome row each)")
+    Swift.print(
+      "#### Sustained ingest (\(invocations) invocations: one fire and one outcome row each)")
     Swift.print()
     Swift.print(
       "| baseline: prepared inserts (invocations/s) | recorder (invocations/s) | ratio "
-        + "| baseline bytes/outcome | recorder bytes/outcome |")
+        + "| baseline bytes/invocation | recorder bytes/invocation |")
     Swift.print("|---:|---:|---:|---:|---:|")
     Swift.print(
       "| \(Int(baseline.perSecond)) | \(Int(ingest.perSecond)) "
@@ -57,4 +60,3 @@ enum RecorderTables {
         + "| \(formatted(baseline.bytes)) | \(formatted(ingest.bytes)) |")
   }
 }
-

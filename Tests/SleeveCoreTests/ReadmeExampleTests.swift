@@ -1,5 +1,6 @@
 import Foundation
 import SleeveCore
+import SleeveTestSupport
 import Testing
 
 @MainActor
@@ -52,42 +53,8 @@ struct ReadmeExampleTests {
 
   @Test("the README shows exactly the example this suite runs")
   func readmeShowsTheTestedExample() throws {
-    let testFile = URL(fileURLWithPath: #filePath)
-    let root = testFile.deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let source = try String(contentsOf: testFile, encoding: .utf8)
-    let tested = try #require(ReadmeSnippet.between("// README:begin", "// README:end", in: source))
-    let shown = try #require(ReadmeSnippet.swiftBlock(after: "## Using the core", in: readme))
-    #expect(ReadmeSnippet.dedented(tested) == ReadmeSnippet.dedented(shown))
-  }
-}
-
-/// Extracts and normalizes the example code from the README and from this file.
-enum ReadmeSnippet {
-  static func between(_ begin: String, _ end: String, in text: String) -> [String]? {
-    let lines = text.components(separatedBy: "\n")
-    guard
-      let start = lines.firstIndex(where: {
-        $0.trimmingCharacters(in: .whitespaces) == begin
-      }),
-      let stop = lines[start...].firstIndex(where: {
-        $0.trimmingCharacters(in: .whitespaces) == end
-      })
-    else { return nil }
-    return Array(lines[(start + 1)..<stop])
-  }
-
-  /// The first ```swift block after `heading`.
-  static func swiftBlock(after heading: String, in markdown: String) -> [String]? {
-    guard let range = markdown.range(of: heading) else { return nil }
-    return between("```swift", "```", in: String(markdown[range.upperBound...]))
-  }
-
-  static func dedented(_ lines: [String]) -> [String] {
-    let indents = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-      .map { $0.prefix { $0 == " " }.count }
-    let indent = indents.min() ?? 0
-    return lines.map { $0.count >= indent ? String($0.dropFirst(indent)) : "" }
+    let (tested, shown) = try ReadmeSnippet.pair(
+      testFile: #filePath, marker: "README", heading: "## Using the core")
+    #expect(tested == shown)
   }
 }

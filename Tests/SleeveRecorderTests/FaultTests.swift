@@ -2,6 +2,7 @@ import Foundation
 import SleeveCore
 import SleeveRecorder
 import SleeveStore
+import SleeveTestSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import SleeveCore
 import SleeveRecorder
+import SleeveTestSupport
 import SleeveTesting
 import Testing
 import XCTest
@@ -47,7 +48,9 @@ struct RecordedTraitTests {
     let reader = try Inspector(path: path)
     #expect(
       try reader.rows("SELECT name, status, tags_json FROM sessions")
-        == ["the trait records one session, ends it, and keeps its fires|ended|[\"swift-testing\",\"unit\"]"])
+        == [
+          "the trait records one session, ends it, and keeps its fires|ended|[\"swift-testing\",\"unit\"]"
+        ])
     #expect(try reader.count("fires") == 3)
     #expect(try reader.count("outcomes") == 1)
   }
@@ -69,7 +72,8 @@ final class RecordSessionXCTests: XCTestCase {
     }
     XCTAssertEqual(taps, 1)
     let reader = try Inspector(path: path)
-    XCTAssertEqual(try reader.rows("SELECT status, tags_json FROM sessions"), ["ended|[\"xctest\"]"])
+    XCTAssertEqual(
+      try reader.rows("SELECT status, tags_json FROM sessions"), ["ended|[\"xctest\"]"])
     XCTAssertEqual(try reader.count("outcomes"), 1)
   }
 }

@@ -1,6 +1,7 @@
 import SleeveCore
 import SleeveRecorder
 import SleeveStore
+import SleeveTestSupport
 import Testing
 
 @MainActor

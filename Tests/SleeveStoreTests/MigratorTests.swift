@@ -1,5 +1,6 @@
 import Foundation
 import SleeveStore
+import SleeveTestSupport
 import Testing
 
 @Suite("Migrations")

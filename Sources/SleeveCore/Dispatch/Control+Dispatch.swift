@@ -81,7 +81,8 @@ extension Control {
           do {
             try handler(self)
             clock = MonotonicClock.nanoseconds()
-            observed.report(snapshot[index].entry.id, .ok, startedAt: start, duration: clock - start)
+            observed.report(
+              snapshot[index].entry.id, .ok, startedAt: start, duration: clock - start)
           } catch {
             clock = MonotonicClock.nanoseconds()
             observed.report(

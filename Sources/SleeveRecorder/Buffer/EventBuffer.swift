@@ -143,7 +143,8 @@ final class EventBuffer: Sendable {
           state.dropped[session, default: 0] += total
           fires.forEach(from: 0, to: fires.count) { fire in
             let extend = !state.keptFireSinceDrop.contains(session)
-            state.droppedFires[session, default: FireRanges()].insert(fire.id, extendingLast: extend)
+            state.droppedFires[session, default: FireRanges()].insert(
+              fire.id, extendingLast: extend)
             state.keptFireSinceDrop.remove(session)
           }
           return .dropped

@@ -37,7 +37,9 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
     guard !other.isEmpty else { return }
     if count + other.count > capacity { grow(toAtLeast: count + other.count) }
     if other.count <= 8 {
-      for index in 0..<other.count { (storage + count + index).initialize(to: other.storage[index]) }
+      for index in 0..<other.count {
+        (storage + count + index).initialize(to: other.storage[index])
+      }
     } else {
       (storage + count).initialize(from: other.storage, count: other.count)
     }

@@ -1,16 +1,19 @@
 import Foundation
 
 /// A fresh directory per test, removed when the value is released.
-final class TemporaryDirectory {
-  let url: URL
+public final class TemporaryDirectory {
+  /// The directory.
+  public let url: URL
 
-  init() {
+  /// Creates a fresh, empty directory.
+  public init() {
     url = FileManager.default.temporaryDirectory
       .appendingPathComponent("sleeve-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   }
 
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+  /// The path of `name` inside the directory.
+  public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
   deinit { try? FileManager.default.removeItem(at: url) }
 }

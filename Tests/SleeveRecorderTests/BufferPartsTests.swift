@@ -1,0 +1,93 @@
+import Testing
+
+@testable import SleeveRecorder
+
+@Suite("Recorder parts")
+struct BufferPartsTests {
+  @Test("a record buffer appends, grows, copies in bulk and clears without losing values")
+  func recordBufferKeepsValues() {
+    let buffer = RecordBuffer<Int64>(capacity: 2)
+    for value in 0..<100 { buffer.append(Int64(value)) }
+    let small = RecordBuffer<Int64>()
+    for value in 100..<103 { small.append(Int64(value)) }
+    let large = RecordBuffer<Int64>()
+    for value in 103..<150 { large.append(Int64(value)) }
+    buffer.append(contentsOf: small)
+    buffer.append(contentsOf: large)
+    var seen: [Int64] = []
+    buffer.forEach(from: 0, to: buffer.count) { seen.append($0) }
+    #expect(seen == (0..<150).map(Int64.init))
+    #expect(buffer.capacity >= 150)
+    buffer.removeAll()
+    #expect(buffer.isEmpty)
+    buffer.append(7)
+    #expect(buffer[0] == 7)
+  }
+
+  @Test("a lane tags runs of records with their session, in arrival order")
+  func laneTagsRuns() {
+    var lane = Lane<Int64>()
+    let a = SessionKey(rawValue: 1)
+    let b = SessionKey(rawValue: 2)
+    lane.append(1, session: a)
+    lane.append(2, session: a)
+    lane.append(3, session: b)
+    let more = RecordBuffer<Int64>()
+    more.append(4)
+    more.append(5)
+    lane.append(contentsOf: more, session: b)
+    lane.append(6, session: a)
+    var runs: [String] = []
+    lane.forEachRun { session, start, end in
+      var values: [Int64] = []
+      lane.records.forEach(from: start, to: end) { values.append($0) }
+      runs.append("\(session.rawValue):\(values.map(String.init).joined(separator: ","))")
+    }
+    #expect(runs == ["1:1,2", "2:3,4,5", "1:6"])
+    lane.removeAll()
+    var empty = true
+    lane.forEachRun { _, _, _ in empty = false }
+    #expect(empty)
+  }
+
+  @Test("fire ranges merge runs and answer membership")
+  func fireRangesMergeRuns() {
+    var ranges = FireRanges()
+    ranges.insert(10, extendingLast: true)
+    ranges.insert(11, extendingLast: false)
+    ranges.insert(15, extendingLast: true)
+    ranges.insert(20, extendingLast: false)
+    ranges.insert(3, extendingLast: false)
+    #expect(ranges.ranges == [3...3, 10...15, 20...20])
+    #expect(ranges.contains(12))
+    #expect(ranges.contains(3))
+    #expect(!ranges.contains(4))
+    #expect(!ranges.contains(21))
+  }
+
+  @Test(
+    "JSON strings escape quotes, backslashes and control characters",
+    arguments: [
+      ("plain", "\"plain\""), ("a\"b", "\"a\\\"b\""), ("back\\slash", "\"back\\\\slash\""),
+      ("line\nbreak\t", "\"line\\nbreak\\t\""), ("\u{1}", "\"\\u0001\""), ("é", "\"é\""),
+    ])
+  func jsonStringsEscape(input: String, expected: String) {
+    #expect(JSON.string(input) == expected)
+  }
+
+  @Test("JSON objects sort their keys")
+  func jsonObjectsSortKeys() {
+    #expect(JSON.object(["b": "2", "a": "1"]) == "{\"a\":\"1\",\"b\":\"2\"}")
+    #expect(JSON.array(["x", "y"]) == "[\"x\",\"y\"]")
+  }
+
+  @Test("error messages are truncated to a documented length")
+  func errorMessagesAreTruncated() {
+    struct Verbose: Error, CustomStringConvertible {
+      var description: String { String(repeating: "x", count: 10_000) }
+    }
+    let text = ErrorText(Verbose())
+    #expect(text.message.count == ErrorText.maximumLength + "… [truncated]".count)
+    #expect(text.message.hasSuffix("… [truncated]"))
+  }
+}
