@@ -63,27 +63,19 @@ final class EventBuffer: Sendable {
   /// - Returns: Its sequence number, or `nil` when dropped.
   @discardableResult
   func appendFire(_ fire: FireRecord, session: SessionKey) -> UInt64? {
-    while true {
-      let admission = state.withLock { state -> Admission in
-        guard !state.closed else { return .dropped }
-        if state.pending.count >= capacity {
-          if let wait = makeWaiter(&state) { return wait }
-          state.dropped[session, default: 0] += 1
-          let extend = !state.keptFireSinceDrop.contains(session)
-          state.droppedFires[session, default: FireRanges()].insert(fire.id, extendingLast: extend)
-          state.keptFireSinceDrop.remove(session)
-          return .dropped
-        }
-        if !state.droppedFires.isEmpty { state.keptFireSinceDrop.insert(session) }
-        state.pending.fires.append(fire, session: session)
-        return accept(&state)
+    admit { state in
+      guard !state.closed else { return .dropped }
+      if state.pending.count >= capacity {
+        if let wait = makeWaiter(&state) { return wait }
+        state.dropped[session, default: 0] += 1
+        let extend = !state.keptFireSinceDrop.contains(session)
+        state.droppedFires[session, default: FireRanges()].insert(fire.id, extendingLast: extend)
+        state.keptFireSinceDrop.remove(session)
+        return .dropped
       }
-      if case .mustWait(let signal, _) = admission {
-        _ = settle(admission)
-        signal.wait()
-        continue
-      }
-      return settle(admission)
+      if !state.droppedFires.isEmpty { state.keptFireSinceDrop.insert(session) }
+      state.pending.fires.append(fire, session: session)
+      return accept(&state)
     }
   }
 
@@ -93,34 +85,26 @@ final class EventBuffer: Sendable {
   func appendOutcome(_ outcome: OutcomeRecord, error: (any Error)?, session: SessionKey)
     -> UInt64?
   {
-    while true {
-      let admission = state.withLock { state -> Admission in
-        guard !state.closed else { return .dropped }
-        if !state.droppedFires.isEmpty,
-          state.droppedFires[session]?.contains(outcome.fire) == true
-        {
-          state.dropped[session, default: 0] += 1
-          return .dropped
-        }
-        if state.pending.count >= capacity {
-          if let wait = makeWaiter(&state) { return wait }
-          state.dropped[session, default: 0] += 1
-          return .dropped
-        }
-        var record = outcome
-        if let error {
-          state.pending.errors.append(error)
-          record.errorIndex = UInt32(truncatingIfNeeded: state.pending.errors.count)
-        }
-        state.pending.outcomes.append(record, session: session)
-        return accept(&state)
+    admit { state in
+      guard !state.closed else { return .dropped }
+      if !state.droppedFires.isEmpty,
+        state.droppedFires[session]?.contains(outcome.fire) == true
+      {
+        state.dropped[session, default: 0] += 1
+        return .dropped
       }
-      if case .mustWait(let signal, _) = admission {
-        _ = settle(admission)
-        signal.wait()
-        continue
+      if state.pending.count >= capacity {
+        if let wait = makeWaiter(&state) { return wait }
+        state.dropped[session, default: 0] += 1
+        return .dropped
       }
-      return settle(admission)
+      var record = outcome
+      if let error {
+        state.pending.errors.append(error)
+        record.errorIndex = UInt32(truncatingIfNeeded: state.pending.errors.count)
+      }
+      state.pending.outcomes.append(record, session: session)
+      return accept(&state)
     }
   }
 
@@ -134,52 +118,55 @@ final class EventBuffer: Sendable {
     session: SessionKey
   ) -> UInt64? {
     let total = fires.count + outcomes.count
+    return admit { state in
+      guard !state.closed else { return .dropped }
+      let count = state.pending.count
+      if count > 0, count + total > capacity {
+        if let wait = makeWaiter(&state) { return wait }
+        state.dropped[session, default: 0] += total
+        fires.forEach(from: 0, to: fires.count) { fire in
+          let extend = !state.keptFireSinceDrop.contains(session)
+          state.droppedFires[session, default: FireRanges()].insert(
+            fire.id, extendingLast: extend)
+          state.keptFireSinceDrop.remove(session)
+        }
+        return .dropped
+      }
+      state.pending.fires.append(contentsOf: fires, session: session)
+      if !fires.isEmpty, !state.droppedFires.isEmpty { state.keptFireSinceDrop.insert(session) }
+      var appended = fires.count
+      if errors.isEmpty, state.droppedFires.isEmpty {
+        state.pending.outcomes.append(contentsOf: outcomes, session: session)
+        appended += outcomes.count
+      } else {
+        let errorBase = UInt32(truncatingIfNeeded: state.pending.errors.count)
+        state.pending.errors.append(contentsOf: errors)
+        outcomes.forEach(from: 0, to: outcomes.count) { staged in
+          var outcome = staged
+          if state.droppedFires[session]?.contains(outcome.fire) == true {
+            state.dropped[session, default: 0] += 1
+            return
+          }
+          if outcome.errorIndex != 0 { outcome.errorIndex += errorBase }
+          state.pending.outcomes.append(outcome, session: session)
+          appended += 1
+        }
+      }
+      state.accepted += UInt64(appended)
+      guard appended > 0 else { return .dropped }
+      state.accepted -= 1
+      return accept(&state)
+    }
+  }
+
+  /// Runs `decide` under the lock until it admits or drops the event, waiting outside the lock
+  /// whenever it asks to wait for space.
+  private func admit(_ decide: (inout State) -> Admission) -> UInt64? {
     while true {
-      let admission = state.withLock { state -> Admission in
-        guard !state.closed else { return .dropped }
-        let count = state.pending.count
-        if count > 0, count + total > capacity {
-          if let wait = makeWaiter(&state) { return wait }
-          state.dropped[session, default: 0] += total
-          fires.forEach(from: 0, to: fires.count) { fire in
-            let extend = !state.keptFireSinceDrop.contains(session)
-            state.droppedFires[session, default: FireRanges()].insert(
-              fire.id, extendingLast: extend)
-            state.keptFireSinceDrop.remove(session)
-          }
-          return .dropped
-        }
-        state.pending.fires.append(contentsOf: fires, session: session)
-        if !fires.isEmpty, !state.droppedFires.isEmpty { state.keptFireSinceDrop.insert(session) }
-        var appended = fires.count
-        if errors.isEmpty, state.droppedFires.isEmpty {
-          state.pending.outcomes.append(contentsOf: outcomes, session: session)
-          appended += outcomes.count
-        } else {
-          let errorBase = UInt32(truncatingIfNeeded: state.pending.errors.count)
-          state.pending.errors.append(contentsOf: errors)
-          outcomes.forEach(from: 0, to: outcomes.count) { staged in
-            var outcome = staged
-            if state.droppedFires[session]?.contains(outcome.fire) == true {
-              state.dropped[session, default: 0] += 1
-              return
-            }
-            if outcome.errorIndex != 0 { outcome.errorIndex += errorBase }
-            state.pending.outcomes.append(outcome, session: session)
-            appended += 1
-          }
-        }
-        state.accepted += UInt64(appended)
-        guard appended > 0 else { return .dropped }
-        state.accepted -= 1
-        return accept(&state)
-      }
-      if case .mustWait(let signal, _) = admission {
-        _ = settle(admission)
-        signal.wait()
-        continue
-      }
-      return settle(admission)
+      let admission = state.withLock { decide(&$0) }
+      guard case .mustWait(let signal, _) = admission else { return settle(admission) }
+      _ = settle(admission)
+      signal.wait()
     }
   }
 
