@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "SleeveStore", targets: ["SleeveStore"]),
     .library(name: "SleeveRecorder", targets: ["SleeveRecorder"]),
     .library(name: "SleeveTesting", targets: ["SleeveTesting"]),
+    .library(name: "SleeveQuery", targets: ["SleeveQuery"]),
   ],
   targets: [
     .target(name: "SleeveCore", swiftSettings: strict),
@@ -28,6 +29,11 @@ let package = Package(
     .target(
       name: "SleeveRecorder",
       dependencies: ["SleeveCore", "SleeveStore"],
+      swiftSettings: strict
+    ),
+    .target(
+      name: "SleeveQuery",
+      dependencies: ["SleeveStore", "SleeveCore"],
       swiftSettings: strict
     ),
     .target(
@@ -61,6 +67,11 @@ let package = Package(
         "SleeveRecorder", "SleeveStore", "SleeveCore", "SleeveTesting", "SleeveRecorderProbe",
         "SleeveTestSupport",
       ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "SleeveQueryTests",
+      dependencies: ["SleeveQuery", "SleeveStore", "SleeveTestSupport"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -1,0 +1,52 @@
+import Foundation
+import SleeveStore
+
+/// A Sleeve database opened for reading by queries.
+///
+/// ```swift
+/// let database = try QueryDatabase(path: "sleeve.sqlite")
+/// let sessions = try database.sessions(matching: QueryFilter())
+/// ```
+public final class QueryDatabase {
+  /// The file path.
+  public let path: String
+  let connection: Connection
+
+  /// Opens `path` read-only and checks that it is a Sleeve database this binary can read.
+  ///
+  /// - Throws: `QueryError.databaseNotFound` for a missing file; `QueryError.store` for a file
+  ///   that is not a Sleeve database (or is damaged, or newer); `QueryError.sqlite` otherwise.
+  public init(path: String, busyTimeout: Duration = .seconds(5)) throws {
+    self.path = path
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw QueryError.databaseNotFound(path: path)
+    }
+    connection = try Self.translating(path) {
+      try SleeveDatabase.openForReading(path: path, busyTimeout: busyTimeout)
+    }
+  }
+
+  /// Runs `body`, turning store and SQLite errors into `QueryError`.
+  static func translating<Result>(_ path: String, _ body: () throws -> Result) throws -> Result {
+    do {
+      return try body()
+    } catch let error as QueryError {
+      throw error
+    } catch let error as StoreError {
+      throw QueryError.store(error)
+    } catch SQLiteError.notADatabase {
+      throw QueryError.store(.notADatabase(path: path, detail: "file is not a database"))
+    } catch SQLiteError.corrupt {
+      throw QueryError.store(.corrupt(path: path, detail: "database disk image is malformed"))
+    } catch let error as SQLiteError {
+      throw QueryError.sqlite(error, path: path)
+    }
+  }
+
+  func translating<Result>(_ body: () throws -> Result) throws -> Result {
+    try Self.translating(path, body)
+  }
+}
+
+@available(*, unavailable)
+extension QueryDatabase: Sendable {}

@@ -1,0 +1,75 @@
+import SleeveStore
+
+extension QueryDatabase {
+  /// Every flag defined, changed or gating a handler in the selected sessions, by key.
+  public func flags(matching filter: QueryFilter) throws -> [FlagReport] {
+    let sessions = try sessions(matching: filter)
+    return try translating {
+      let ids = sessions.map(\.id)
+      var definitions:
+        [String: (owner: String, maxErrorRate: Double?, maxP99: Int64?, minSamples: Int)] =
+          [:]
+      let definitionRows = try connection.prepare(
+        """
+        SELECT key, owner, max_error_rate, max_p99_ns, min_samples FROM flags
+        WHERE session_id = ?
+        """)
+      for id in ids {
+        try definitionRows.bind(id, at: 1)
+        while try definitionRows.step() {
+          definitions[definitionRows.text(at: 0) ?? ""] = (
+            definitionRows.text(at: 1) ?? "", definitionRows.double(at: 2),
+            definitionRows.optionalInt64(at: 3), Int(definitionRows.int64(at: 4))
+          )
+        }
+        definitionRows.reset()
+      }
+      var variantFilter = filter
+      variantFilter.session = .all
+      var cohorts: [String: GroupTally] = [:]
+      for tally in try OutcomeScan(
+        database: self, sessions: sessions, grouping: .variant, filter: variantFilter,
+        collectDurations: true
+      ).run() {
+        cohorts[tally.key] = tally
+      }
+      let gated = Set(
+        cohorts.keys.compactMap { key -> String? in
+          guard let colon = key.lastIndex(of: ":") else { return nil }
+          return String(key[..<colon])
+        })
+      let history = try changes(in: ids)
+      var keys = Set(definitions.keys).union(gated).union(history.keys)
+      if let wanted = filter.flag { keys = keys.filter { $0 == wanted } }
+      return keys.sorted().map { key in
+        let definition = definitions[key]
+        return FlagReport(
+          key: key, owner: definition?.owner, maxErrorRate: definition?.maxErrorRate,
+          maxP99Nanoseconds: definition?.maxP99, minSamples: definition?.minSamples,
+          history: history[key] ?? [], on: .init(cohorts[key + ":on"]),
+          off: .init(cohorts[key + ":off"]))
+      }
+    }
+  }
+
+  /// Flag changes recorded in `sessions` or from the command line, by key, oldest first.
+  private func changes(in sessions: [Int64]) throws -> [String: [FlagReport.Change]] {
+    let statement = try connection.prepare(
+      """
+      SELECT key, state, reason, actor, at_unix_ns, session_id FROM flag_events
+      ORDER BY at_unix_ns, id
+      """)
+    let selected = Set(sessions)
+    var changes: [String: [FlagReport.Change]] = [:]
+    while try statement.step() {
+      let session = statement.optionalInt64(at: 5)
+      if let session, !selected.contains(session) { continue }
+      changes[statement.text(at: 0) ?? "", default: []].append(
+        FlagReport.Change(
+          state: statement.text(at: 1) ?? "", reason: statement.text(at: 2),
+          actor: statement.text(at: 3), atUnixNanoseconds: statement.int64(at: 4),
+          session: session))
+    }
+    return changes
+  }
+}

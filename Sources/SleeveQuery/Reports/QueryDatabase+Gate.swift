@@ -1,0 +1,59 @@
+extension QueryDatabase {
+  /// The CI gate over the selected sessions: each flag's thresholds against its flag-on
+  /// cohort, and the command line's thresholds against every selected outcome. A p99 check
+  /// needs at least 100 samples, whatever the floor says.
+  public func gate(matching filter: QueryFilter, thresholds: GateThresholds) throws -> GateResult {
+    var checks: [GateCheck] = []
+    for flag in try flags(matching: filter) {
+      let floor = thresholds.minSamples ?? flag.minSamples ?? GateThresholds.defaultMinSamples
+      let subject = "flag \(flag.key) (on)"
+      if let maxErrorRate = flag.maxErrorRate {
+        checks.append(
+          GateCheck(
+            subject: subject, metric: .errorRate, value: flag.on.errorRate,
+            threshold: maxErrorRate, n: flag.on.n, minSamples: floor))
+      }
+      if let maxP99 = flag.maxP99Nanoseconds {
+        checks.append(
+          GateCheck(
+            subject: subject, metric: .p99, value: flag.on.p99Nanoseconds,
+            threshold: Double(maxP99), n: flag.on.n, minSamples: max(floor, 100)))
+      }
+    }
+    if thresholds.maxErrorRate != nil || thresholds.maxP99Nanoseconds != nil {
+      let floor = thresholds.minSamples ?? GateThresholds.defaultMinSamples
+      var all = try latency(matching: filter, by: .session, percentiles: [99])
+      let errors = try errorRates(matching: filter, by: .session)
+      let n = errors.reduce(0) { $0 + $1.n }
+      let failed = errors.reduce(0) { $0 + $1.failed }
+      if let maxErrorRate = thresholds.maxErrorRate {
+        checks.append(
+          GateCheck(
+            subject: "all handlers", metric: .errorRate,
+            value: n == 0 ? nil : Double(failed) / Double(n), threshold: maxErrorRate, n: n,
+            minSamples: floor))
+      }
+      if let maxP99 = thresholds.maxP99Nanoseconds {
+        let p99 = try overallP99(matching: filter, rows: &all)
+        checks.append(
+          GateCheck(
+            subject: "all handlers", metric: .p99, value: p99, threshold: Double(maxP99), n: n,
+            minSamples: max(floor, 100)))
+      }
+    }
+    return GateResult(checks: checks)
+  }
+
+  /// The p99 over every selected outcome (one group, whatever the sessions).
+  private func overallP99(matching filter: QueryFilter, rows: inout [LatencyRow]) throws
+    -> Double?
+  {
+    if rows.count == 1 { return rows[0].points.first?.nanoseconds }
+    let sessions = try sessions(matching: filter)
+    var durations = try OutcomeScan(
+      database: self, sessions: sessions, grouping: .session, filter: filter,
+      collectDurations: true
+    ).run().flatMap(\.durations)
+    return Percentile.of(&durations, at: [99])?.first
+  }
+}

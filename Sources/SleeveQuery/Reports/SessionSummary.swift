@@ -1,0 +1,43 @@
+import SleeveStore
+
+/// One recorded session as listed by `sleeve sessions`.
+public struct SessionSummary: Equatable, Sendable {
+  /// The row id (the `--session` number).
+  public let id: Int64
+  /// The UUID.
+  public let uuid: String
+  /// The name.
+  public let name: String
+  /// When it started, Unix nanoseconds.
+  public let startedUnixNanoseconds: Int64
+  /// When it ended, or its last heartbeat when it did not end.
+  public let lastSeenUnixNanoseconds: Int64
+  /// Ended, running or unterminated.
+  public let liveness: SessionLiveness
+  /// Writes that failed (the session's events were partly lost; see `failedEvents`).
+  public let writeErrors: Int
+  /// Events lost to failed writes.
+  public let failedEvents: Int
+  /// Events dropped because the buffer was full.
+  public let droppedEvents: Int
+  /// Fires recorded.
+  public let fires: Int
+  /// Outcomes recorded.
+  public let outcomes: Int
+  /// Host, OS, runtime, versions and recorded environment, as stored.
+  public let metadata: [String: String]
+
+  /// `ended`, `running` or `unterminated`, followed by `, failed writes` when any write failed.
+  public var status: String {
+    liveness.rawValue + (writeErrors > 0 ? ", failed writes" : "")
+  }
+
+  /// Seconds from start to end (or to the last heartbeat).
+  public var durationSeconds: Double {
+    Double(lastSeenUnixNanoseconds - startedUnixNanoseconds) / 1e9
+  }
+
+  /// The first and one past the last row id of this session's rows in every id-partitioned
+  /// table (`id >> 40` is the session).
+  var idRange: (lower: Int64, upper: Int64) { (id << 40, (id + 1) << 40) }
+}

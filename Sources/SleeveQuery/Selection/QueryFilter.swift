@@ -1,0 +1,59 @@
+/// Which sessions a query reads.
+public enum SessionSelector: Equatable, Sendable {
+  /// The most recently started session (among those the other filters allow).
+  case last
+  /// Every session the other filters allow.
+  case all
+  /// One session by row id.
+  case id(Int64)
+  /// One session by UUID (case-insensitive).
+  case uuid(String)
+
+  /// Parses `last`, `all`, a row id or a UUID; `nil` for anything else.
+  public init?(_ text: String) {
+    switch text.lowercased() {
+    case "last": self = .last
+    case "all": self = .all
+    case let value where Int64(value).map({ $0 > 0 }) == true: self = .id(Int64(value)!)
+    case let value where value.count == 36 && value.split(separator: "-").count == 5:
+      self = .uuid(value)
+    default: return nil
+    }
+  }
+}
+
+/// The filters every query accepts. Values are always bound as SQL parameters, never spliced
+/// into SQL text.
+public struct QueryFilter: Equatable, Sendable {
+  /// Which sessions.
+  public var session: SessionSelector = .last
+  /// Sessions whose name matches this glob (`*`, `?`, `[…]`, case-sensitive).
+  public var nameGlob: String?
+  /// Sessions started at or after this time (Unix nanoseconds).
+  public var sinceUnixNanoseconds: Int64?
+  /// Only handlers on controls with this name.
+  public var control: String?
+  /// Only handlers with this name (their `id:` or registration site).
+  public var handler: String?
+  /// Only handlers gated by this flag.
+  public var flag: String?
+
+  /// No filters: the last session, every handler.
+  public init() {}
+}
+
+/// How outcomes are grouped.
+public enum Grouping: String, CaseIterable, Sendable {
+  /// By control name.
+  case control
+  /// By handler name.
+  case handler
+  /// By the events of the fire (e.g. `touchUpInside`).
+  case event
+  /// By gating flag (`-` for ungated handlers).
+  case flag
+  /// By flag and variant (`new-checkout:on`).
+  case variant
+  /// By session.
+  case session
+}

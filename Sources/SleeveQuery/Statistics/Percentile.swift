@@ -1,0 +1,38 @@
+/// Exact percentiles by linear interpolation between closest ranks: numpy's default method
+/// (`linear`, Hyndman and Fan type 7), the same definition as SQLite's `percentile()`.
+///
+/// For sorted values x₀…xₙ₋₁ and p in 0…100, the rank is h = (n − 1)·p/100 and the result is
+/// x⌊h⌋ + (h − ⌊h⌋)·(x⌊h⌋₊₁ − x⌊h⌋). For {1,4,6,7,8,9,11,11,11}: p15 = 4.4, p20 = 5.2.
+public enum Percentile {
+  /// The method's name, as printed in reports.
+  public static let method = "linear interpolation between closest ranks (numpy default, type 7)"
+
+  /// The percentiles `points` (each 0…100) of `values`, computed by selection (no full sort);
+  /// `nil` for an empty set. `values` is reordered.
+  public static func of(_ values: inout [Int64], at points: [Double]) -> [Double]? {
+    guard !values.isEmpty else { return nil }
+    return values.withUnsafeMutableBufferPointer { buffer in
+      points.map { point in interpolated(in: buffer, at: point) }
+    }
+  }
+
+  /// Whether a percentile is too extreme for `count` values to support: n < 1/(1 − p).
+  public static func isInsufficient(count: Int, point: Double) -> Bool {
+    guard point < 100 else { return count < 1 }
+    return Double(count) * (1 - point / 100) < 1 - 1e-9
+  }
+
+  private static func interpolated(in values: UnsafeMutableBufferPointer<Int64>, at point: Double)
+    -> Double
+  {
+    let rank = Double(values.count - 1) * min(max(point, 0), 100) / 100
+    let lower = Int(rank.rounded(.down))
+    let fraction = rank - Double(lower)
+    let low = Selection.element(at: lower, in: values)
+    guard fraction > 0, lower + 1 < values.count else { return Double(low) }
+    // After selection, everything past `lower` is ≥ low; the next order statistic is their minimum.
+    var high = Int64.max
+    for index in (lower + 1)..<values.count where values[index] < high { high = values[index] }
+    return Double(low) + fraction * (Double(high) - Double(low))
+  }
+}

@@ -1,0 +1,73 @@
+import SleeveQuery
+import Testing
+
+@Suite("Statistics")
+struct StatisticsTests {
+  static let fixture: [Int64] = [1, 4, 6, 7, 8, 9, 11, 11, 11]
+
+  @Test(
+    "percentiles interpolate linearly between closest ranks (numpy's default)",
+    arguments: [
+      (15.0, 4.4), (20.0, 5.2), (0.0, 1.0), (50.0, 8.0), (100.0, 11.0), (90.0, 11.0),
+      (25.0, 6.0), (60.0, 8.8),
+    ])
+  func percentilesMatchHandComputedValues(point: Double, expected: Double) throws {
+    var values = Self.fixture.shuffled()
+    let result = try #require(Percentile.of(&values, at: [point])?.first)
+    #expect(abs(result - expected) < 1e-9)
+  }
+
+  @Test("no values have no percentile; one value is every percentile")
+  func emptyAndSingleSets() {
+    var empty: [Int64] = []
+    #expect(Percentile.of(&empty, at: [50]) == nil)
+    var one: [Int64] = [42]
+    #expect(Percentile.of(&one, at: [0, 50, 99.9]) == [42, 42, 42])
+  }
+
+  @Test("selection agrees with sorting on random sets with many duplicates")
+  func selectionAgreesWithSorting() {
+    var generator = SystemRandomNumberGenerator()
+    for size in [2, 3, 17, 100, 1_000, 10_001] {
+      let values = (0..<size).map { _ in Int64.random(in: 0...50, using: &generator) }
+      let sorted = values.sorted()
+      for point in [0.0, 1, 33.3, 50, 90, 99, 99.9, 100] {
+        var scratch = values
+        let rank = Double(size - 1) * point / 100
+        let lower = Int(rank.rounded(.down))
+        let upper = min(lower + 1, size - 1)
+        let expected =
+          Double(sorted[lower]) + (rank - Double(lower)) * Double(sorted[upper] - sorted[lower])
+        let result = Percentile.of(&scratch, at: [point])!.first!
+        #expect(abs(result - expected) < 1e-6, "size \(size) p\(point)")
+      }
+    }
+  }
+
+  @Test(
+    "a percentile is insufficient when n < 1/(1-p)",
+    arguments: [
+      (99, 99.0, true), (100, 99.0, false), (19, 95.0, true), (20, 95.0, false),
+      (1, 50.0, true), (2, 50.0, false), (999, 99.9, true), (1_000, 99.9, false), (0, 100.0, true),
+    ])
+  func insufficientRule(count: Int, point: Double, insufficient: Bool) {
+    #expect(Percentile.isInsufficient(count: count, point: point) == insufficient)
+  }
+
+  @Test(
+    "Wilson 95% bounds match published values",
+    arguments: [
+      (0, 10, 0.0, 0.2775), (5, 10, 0.2366, 0.7634), (10, 10, 0.7225, 1.0),
+      (1, 100, 0.0018, 0.0545), (50, 1_000, 0.0382, 0.0653),
+    ])
+  func wilsonBounds(failures: Int, trials: Int, lower: Double, upper: Double) throws {
+    let interval = try #require(WilsonInterval(successes: failures, trials: trials))
+    #expect(abs(interval.lower - lower) < 1e-4)
+    #expect(abs(interval.upper - upper) < 1e-4)
+  }
+
+  @Test("no trials have no interval")
+  func noTrialsNoInterval() {
+    #expect(WilsonInterval(successes: 0, trials: 0) == nil)
+  }
+}
