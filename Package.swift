@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "SleeveRecorder", targets: ["SleeveRecorder"]),
     .library(name: "SleeveTesting", targets: ["SleeveTesting"]),
     .library(name: "SleeveQuery", targets: ["SleeveQuery"]),
+    .executable(name: "sleeve", targets: ["sleeve"]),
   ],
   targets: [
     .target(name: "SleeveCore", swiftSettings: strict),
@@ -37,6 +38,16 @@ let package = Package(
       swiftSettings: strict
     ),
     .target(
+      name: "SleeveCLI",
+      dependencies: ["SleeveQuery", "SleeveRecorder", "SleeveStore", "SleeveCore"],
+      swiftSettings: strict
+    ),
+    .executableTarget(
+      name: "sleeve",
+      dependencies: ["SleeveCLI"],
+      swiftSettings: strict
+    ),
+    .target(
       name: "SleeveTesting",
       dependencies: ["SleeveRecorder"],
       swiftSettings: strict
@@ -53,6 +64,7 @@ let package = Package(
     ),
     .target(
       name: "SleeveTestSupport",
+      dependencies: ["SleeveStore"],
       path: "Tests/SleeveTestSupport",
       swiftSettings: strict
     ),
@@ -72,6 +84,12 @@ let package = Package(
     .testTarget(
       name: "SleeveQueryTests",
       dependencies: ["SleeveQuery", "SleeveStore", "SleeveTestSupport"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "SleeveCLITests",
+      dependencies: ["SleeveCLI", "SleeveQuery", "SleeveStore", "SleeveTestSupport", "sleeve"],
+      exclude: ["Golden"],
       swiftSettings: strict
     ),
     .testTarget(

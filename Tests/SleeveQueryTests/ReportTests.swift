@@ -1,33 +1,11 @@
 import SleeveQuery
 import SleeveStore
+import SleeveTestSupport
 import Testing
 
 @Suite("Reports")
 struct ReportTests {
-  /// Session 1 "alpha": validate (9 ok, {1,4,6,7,8,9,11,11,11}), charge gated by new-pay
-  /// (on: 8 ok + 2 failed; off: 5 ok), a skipped and an ownerReleased outcome.
-  /// Session 2 "beta" (later): validate, 3 ok.
-  static func makeFixture() throws -> FixtureDatabase {
-    let fixture = try FixtureDatabase()
-    try fixture.session(1, name: "alpha", startedSeconds: 1_700_000_000)
-    try fixture.handler(session: 1, number: 1, name: "validate", control: "checkout.pay")
-    try fixture.handler(
-      session: 1, number: 2, name: "charge", control: "checkout.pay", flag: "new-pay")
-    try fixture.outcomes(session: 1, handler: 1, durations: [1, 4, 6, 7, 8, 9, 11, 11, 11])
-    try fixture.outcomes(
-      session: 1, handler: 2, durations: Array(repeating: 100, count: 8), variant: 1)
-    try fixture.outcomes(session: 1, handler: 2, durations: [300, 500], status: 1, variant: 1)
-    try fixture.outcomes(session: 1, handler: 2, durations: [50, 50, 50, 50, 50], variant: 0)
-    try fixture.outcomes(session: 1, handler: 1, durations: [0], status: 3, events: 1)
-    try fixture.outcomes(session: 1, handler: 1, durations: [0], status: 2)
-    try fixture.flag(
-      session: 1, key: "new-pay", owner: "payments", maxErrorRate: 0.1, maxP99: 400,
-      minSamples: 5, states: [("enabled", nil), ("rolledBack", "errors")])
-    try fixture.session(2, name: "beta", startedSeconds: 1_700_000_100)
-    try fixture.handler(session: 2, number: 1, name: "validate", control: "checkout.pay")
-    try fixture.outcomes(session: 2, handler: 1, durations: [5, 5, 5])
-    return fixture
-  }
+  static func makeFixture() throws -> FixtureDatabase { try FixtureDatabase.standard() }
 
   static func allSessions() -> QueryFilter {
     var filter = QueryFilter()

@@ -1,7 +1,8 @@
 import SleeveStore
 
 extension QueryDatabase {
-  /// Every flag defined, changed or gating a handler in the selected sessions, by key.
+  /// Every flag defined, changed or gating a handler in the selected sessions, by key; with a
+  /// `handler` or `control` filter, only the flags that gate the handlers it selects.
   public func flags(matching filter: QueryFilter) throws -> [FlagReport] {
     let sessions = try sessions(matching: filter)
     return try translating {
@@ -39,7 +40,10 @@ extension QueryDatabase {
           return String(key[..<colon])
         })
       let history = try changes(in: ids)
-      var keys = Set(definitions.keys).union(gated).union(history.keys)
+      // Narrowed to some handlers or controls, only the flags that gate them are relevant.
+      var keys =
+        filter.handler != nil || filter.control != nil
+        ? gated : Set(definitions.keys).union(gated).union(history.keys)
       if let wanted = filter.flag { keys = keys.filter { $0 == wanted } }
       return keys.sorted().map { key in
         let definition = definitions[key]

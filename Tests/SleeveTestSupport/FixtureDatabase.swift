@@ -1,21 +1,23 @@
 import SleeveStore
-import SleeveTestSupport
 
 /// A Sleeve database written row by row, so every duration and status is known.
-final class FixtureDatabase {
+public final class FixtureDatabase {
   let directory = TemporaryDirectory()
-  let path: String
-  let connection: Connection
+  /// The database file.
+  public let path: String
+  /// A writable connection to it.
+  public let connection: Connection
   private var nextFire: Int64 = 1
   private var nextOutcome: Int64 = 1
 
-  init() throws {
+  /// Creates an empty, migrated database in a fresh directory.
+  public init() throws {
     path = directory.path("fixture.sqlite")
     connection = try SleeveDatabase.openForWriting(path: path)
   }
 
   /// Adds an ended session started at `startedSeconds` (Unix seconds).
-  func session(_ id: Int64, name: String, startedSeconds: Int64 = 1_700_000_000) throws {
+  public func session(_ id: Int64, name: String, startedSeconds: Int64 = 1_700_000_000) throws {
     let started = startedSeconds * 1_000_000_000
     try connection.execute(
       """
@@ -28,7 +30,7 @@ final class FixtureDatabase {
   }
 
   /// Adds a control and a handler registered on it.
-  func handler(
+  public func handler(
     session: Int64, number: Int64, name: String, control: String, flag: String? = nil
   ) throws {
     let controlID = session << 40 | number
@@ -46,7 +48,7 @@ final class FixtureDatabase {
   }
 
   /// Adds one fire of `events` with one outcome per entry of `durations` for handler `number`.
-  func outcomes(
+  public func outcomes(
     session: Int64, handler number: Int64, durations: [Int64], status: Int = 0,
     variant: Int? = nil, events: Int = 64
   ) throws {
@@ -72,7 +74,7 @@ final class FixtureDatabase {
   }
 
   /// Adds a flag definition and state changes.
-  func flag(
+  public func flag(
     session: Int64, key: String, owner: String, maxErrorRate: Double?, maxP99: Int64?,
     minSamples: Int, states: [(String, String?)]
   ) throws {
@@ -92,5 +94,30 @@ final class FixtureDatabase {
           'fixture', \(1_700_000_000_000_000_000 + Int64(index)), \(index))
         """)
     }
+  }
+
+  /// Session 1 "alpha": validate (9 ok, {1,4,6,7,8,9,11,11,11}), charge gated by new-pay
+  /// (on: 8 ok + 2 failed; off: 5 ok), a skipped and an ownerReleased outcome.
+  /// Session 2 "beta" (later): validate, 3 ok.
+  public static func standard() throws -> FixtureDatabase {
+    let fixture = try FixtureDatabase()
+    try fixture.session(1, name: "alpha", startedSeconds: 1_700_000_000)
+    try fixture.handler(session: 1, number: 1, name: "validate", control: "checkout.pay")
+    try fixture.handler(
+      session: 1, number: 2, name: "charge", control: "checkout.pay", flag: "new-pay")
+    try fixture.outcomes(session: 1, handler: 1, durations: [1, 4, 6, 7, 8, 9, 11, 11, 11])
+    try fixture.outcomes(
+      session: 1, handler: 2, durations: Array(repeating: 100, count: 8), variant: 1)
+    try fixture.outcomes(session: 1, handler: 2, durations: [300, 500], status: 1, variant: 1)
+    try fixture.outcomes(session: 1, handler: 2, durations: [50, 50, 50, 50, 50], variant: 0)
+    try fixture.outcomes(session: 1, handler: 1, durations: [0], status: 3, events: 1)
+    try fixture.outcomes(session: 1, handler: 1, durations: [0], status: 2)
+    try fixture.flag(
+      session: 1, key: "new-pay", owner: "payments", maxErrorRate: 0.1, maxP99: 400,
+      minSamples: 5, states: [("enabled", nil), ("rolledBack", "errors")])
+    try fixture.session(2, name: "beta", startedSeconds: 1_700_000_100)
+    try fixture.handler(session: 2, number: 1, name: "validate", control: "checkout.pay")
+    try fixture.outcomes(session: 2, handler: 1, durations: [5, 5, 5])
+    return fixture
   }
 }

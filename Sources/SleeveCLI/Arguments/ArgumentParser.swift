@@ -1,0 +1,123 @@
+/// Splits a command line into a command and its options, with swift-argument-parser's
+/// conventions: `--name value` or `--name=value`, `-h`/`--help` anywhere, `--` ends options.
+enum ArgumentParser {
+  /// What the command line asks for.
+  enum Request: Equatable {
+    /// Run `command` with these arguments.
+    case run(command: String, ParsedArguments)
+    /// Print help for `command` (`nil`: the top level).
+    case help(command: String?)
+    /// Print the version.
+    case version
+  }
+
+  /// Parses `arguments` (without the program name) against `commands`.
+  ///
+  /// Options that every command shares (`--db`, `--format`) may also come before the
+  /// command.
+  /// - Throws: `UsageError` for an unknown command or option, a missing value, or an
+  ///   unexpected argument.
+  static func parse(_ arguments: [String], commands: [CommandSpec]) throws -> Request {
+    var leading = ParsedArguments()
+    var index = 0
+    let shared = commands.first { $0.name == "errors" }?.options ?? []
+    while index < arguments.count, arguments[index].hasPrefix("-") {
+      let argument = arguments[index]
+      switch argument {
+      case "-h", "--help": return .help(command: nil)
+      case "--version": return .version
+      default:
+        let (name, inline) = split(argument)
+        guard let option = shared.first(where: { $0.name == name && $0.value != nil }) else {
+          throw UsageError("Unknown option '\(argument)'")
+        }
+        leading.values[option.name] = try value(
+          for: option, inline: inline, arguments: arguments, index: &index, command: nil)
+      }
+      index += 1
+    }
+    guard index < arguments.count else { return .help(command: nil) }
+    let name = arguments[index]
+    if name == "help" {
+      let topic = index + 1 < arguments.count ? arguments[index + 1] : nil
+      if let topic, !commands.contains(where: { $0.name == topic }) {
+        throw UsageError("Unknown subcommand '\(topic)'")
+      }
+      return .help(command: topic)
+    }
+    guard let command = commands.first(where: { $0.name == name }) else {
+      throw UsageError("Unknown subcommand '\(name)'")
+    }
+    var parsed = ParsedArguments()
+    for (key, value) in leading.values where command.option(named: key) != nil {
+      parsed.values[key] = value
+    }
+    index += 1
+    var optionsEnded = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+        guard parsed.arguments.count < command.arguments.count else {
+          throw UsageError("Unexpected argument '\(argument)'", command: command.name)
+        }
+        parsed.arguments.append(argument)
+      } else if argument == "--" {
+        optionsEnded = true
+      } else {
+        let option = try resolve(argument, in: command)
+        if option.name == "help" { return .help(command: command.name) }
+        if option.value == nil {
+          parsed.flags.insert(option.name)
+        } else {
+          parsed.values[option.name] = try value(
+            for: option, inline: split(argument).inline, arguments: arguments, index: &index,
+            command: command.name)
+        }
+      }
+      index += 1
+    }
+    if parsed.arguments.count < command.arguments.count {
+      let missing = command.arguments[parsed.arguments.count]
+      throw UsageError("Missing expected argument '<\(missing)>'", command: command.name)
+    }
+    return .run(command: command.name, parsed)
+  }
+
+  private static func resolve(_ argument: String, in command: CommandSpec) throws -> OptionSpec {
+    if argument.hasPrefix("--") {
+      let (name, inline) = split(argument)
+      guard let option = command.option(named: name) else {
+        throw UsageError(
+          "Unknown option '\(argument.split(separator: "=").first ?? "")'", command: command.name)
+      }
+      if option.value == nil, inline != nil {
+        throw UsageError("The flag '--\(name)' does not take a value", command: command.name)
+      }
+      return option
+    }
+    guard argument.count == 2, let letter = argument.last,
+      let option = command.option(short: letter)
+    else {
+      throw UsageError("Unknown option '\(argument)'", command: command.name)
+    }
+    return option
+  }
+
+  private static func split(_ argument: String) -> (name: String, inline: String?) {
+    let body = argument.drop { $0 == "-" }
+    guard let equals = body.firstIndex(of: "=") else { return (String(body), nil) }
+    return (String(body[..<equals]), String(body[body.index(after: equals)...]))
+  }
+
+  private static func value(
+    for option: OptionSpec, inline: String?, arguments: [String], index: inout Int,
+    command: String?
+  ) throws -> String {
+    if let inline { return inline }
+    guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") else {
+      throw UsageError("Missing value for '\(option.synopsis)'", command: command)
+    }
+    index += 1
+    return arguments[index]
+  }
+}

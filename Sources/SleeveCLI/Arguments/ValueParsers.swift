@@ -1,0 +1,102 @@
+import Foundation
+import SleeveQuery
+
+/// Turns option values into typed values, or says in one line why they are wrong.
+enum ValueParsers {
+  /// `50,90,99.9`: each in 0…100.
+  static func percentiles(_ text: String) throws(ValueError) -> [Double] {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+    var values: [Double] = []
+    for part in parts {
+      let trimmed = part.trimmingCharacters(in: .whitespaces).trimmingPrefix("p")
+      guard let value = Double(trimmed), value.isFinite else {
+        throw ValueError("expected numbers separated by commas, like 50,95,99.9")
+      }
+      guard (0...100).contains(value) else {
+        throw ValueError("each percentile must be between 0 and 100")
+      }
+      values.append(value)
+    }
+    return values
+  }
+
+  /// `50ms`, `1.5s`, `200us`, `300ns`: a duration in nanoseconds.
+  static func duration(_ text: String) throws(ValueError) -> Int64 {
+    let units: [(String, Double)] = [
+      ("ns", 1), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9), ("m", 60e9),
+    ]
+    for (unit, scale) in units where text.hasSuffix(unit) {
+      let number = text.dropLast(unit.count)
+      if let value = Double(number), value.isFinite, value >= 0, value * scale < 9.2e18 {
+        return Int64((value * scale).rounded())
+      }
+    }
+    throw ValueError("expected a duration with a unit, like 50ms, 1.5s, 200us or 300ns")
+  }
+
+  /// `0.05` or `5%`: a rate in 0…1.
+  static func rate(_ text: String) throws(ValueError) -> Double {
+    let isPercent = text.hasSuffix("%")
+    guard let number = Double(isPercent ? String(text.dropLast()) : text), number.isFinite else {
+      throw ValueError("expected a rate like 0.05 or 5%")
+    }
+    let value = isPercent ? number / 100 : number
+    guard (0...1).contains(value) else {
+      throw ValueError("a rate must be between 0 and 1 (0% and 100%)")
+    }
+    return value
+  }
+
+  /// A whole number ≥ `minimum`.
+  static func count(_ text: String, minimum: Int) throws(ValueError) -> Int {
+    guard let value = Int(text), value >= minimum else {
+      throw ValueError("expected a whole number of at least \(minimum)")
+    }
+    return value
+  }
+
+  /// `2026-11-30`, `2026-11-30T10:00:00Z`, or an age like `30m`, `2h`, `7d`: Unix nanoseconds.
+  static func since(_ text: String, now: Date = Date()) throws(ValueError) -> Int64 {
+    let ages: [(String, Double)] = [
+      ("s", 1), ("m", 60), ("h", 3_600), ("d", 86_400), ("w", 604_800),
+    ]
+    for (unit, seconds) in ages where text.hasSuffix(unit) {
+      if let amount = Double(text.dropLast()), amount.isFinite, amount >= 0 {
+        return Int64((now.timeIntervalSince1970 - amount * seconds) * 1e9)
+      }
+    }
+    if let date = try? Date(text, strategy: .iso8601) {
+      return Int64(date.timeIntervalSince1970 * 1e9)
+    }
+    let day = Date.ISO8601FormatStyle().year().month().day()
+    if let date = try? Date(text, strategy: day) {
+      return Int64(date.timeIntervalSince1970 * 1e9)
+    }
+    throw ValueError(
+      "expected a date (2026-11-30), a time (2026-11-30T10:00:00Z) or an age (30m, 2h, 7d)")
+  }
+
+  /// `last`, `all`, a session id or a UUID.
+  static func session(_ text: String) throws(ValueError) -> SessionSelector {
+    guard let selector = SessionSelector(text) else {
+      throw ValueError("expected last, all, a session id (a positive number) or a UUID")
+    }
+    return selector
+  }
+
+  /// One of the enumeration's raw values.
+  static func choice<Choice: RawRepresentable & CaseIterable>(_ text: String, of: Choice.Type)
+    throws(ValueError) -> Choice where Choice.RawValue == String
+  {
+    guard let value = Choice(rawValue: text) else {
+      throw ValueError("expected one of " + Choice.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    return value
+  }
+}
+
+/// Why an option's value is wrong, in a few words.
+struct ValueError: Error {
+  let reason: String
+  init(_ reason: String) { self.reason = reason }
+}

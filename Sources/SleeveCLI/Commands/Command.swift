@@ -1,0 +1,96 @@
+import SleeveQuery
+
+/// One `sleeve` subcommand.
+protocol Command: Sendable {
+  /// Its name, options and help.
+  static var spec: CommandSpec { get }
+  /// Runs it; returns the exit code. Throws `UsageError` for bad values and query, store or
+  /// recorder errors for the rest (the caller maps them to exit codes).
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode
+}
+
+/// What every command gets: where to write, which database, which format.
+struct CommandContext {
+  let console: Console
+  let databasePath: String
+  let format: OutputFormat
+  let command: CommandSpec
+
+  /// Parses option `name` with `parse`, turning a `ValueError` into a `UsageError` that names
+  /// the option and the value.
+  func value<Value>(
+    _ name: String, in arguments: ParsedArguments,
+    _ parse: (String) throws(ValueError) -> Value
+  ) throws -> Value? {
+    guard let text = arguments[name] else { return nil }
+    do {
+      return try parse(text)
+    } catch {
+      let option = command.option(named: name) ?? OptionSpec(name, help: "")
+      throw UsageError.invalidValue(text, for: option, in: command.name, because: error.reason)
+    }
+  }
+
+  /// Writes a report in the chosen format to standard output.
+  func print(table: Table, json: JSONValue, header: String? = nil) {
+    console.out(format.render(table: table, json: json, header: header, console: console))
+  }
+}
+
+/// Options several commands share.
+enum SharedOptions {
+  static let db = OptionSpec(
+    "db", value: "path", help: "The database (default: $SLEEVE_DB, else ./sleeve.sqlite).")
+  static let format = OptionSpec(
+    "format", value: "format", help: "Output: table, json, csv or markdown (default: table).")
+  static let common = [db, format]
+
+  static let filters = [
+    OptionSpec(
+      "session", value: "session", help: "last (default), all, a session id or a UUID."),
+    OptionSpec("name", value: "glob", help: "Only sessions whose name matches (e.g. 'Checkout*')."),
+    OptionSpec(
+      "since", value: "time", help: "Only sessions started since a date, time or age (2h)."),
+    OptionSpec("control", value: "name", help: "Only handlers on this control."),
+    OptionSpec("handler", value: "name", help: "Only this handler (its id or registration site)."),
+    OptionSpec("flag", value: "key", help: "Only handlers gated by this flag."),
+  ]
+
+  static let by = OptionSpec(
+    "by", value: "group",
+    help: "Group by control, handler (default), event, flag, variant or session.")
+
+  /// The filter the options give; `defaultSession` applies when `--session` is absent.
+  static func filter(
+    _ arguments: ParsedArguments, context: CommandContext,
+    defaultSession: SessionSelector = .last
+  ) throws -> QueryFilter {
+    var filter = QueryFilter()
+    filter.session =
+      try context.value("session", in: arguments, ValueParsers.session) ?? defaultSession
+    filter.nameGlob = arguments["name"]
+    filter.sinceUnixNanoseconds = try context.value("since", in: arguments) {
+      text throws(ValueError) in
+      try ValueParsers.since(text)
+    }
+    filter.control = arguments["control"]
+    filter.handler = arguments["handler"]
+    filter.flag = arguments["flag"]
+    return filter
+  }
+
+  /// The `--by` grouping (default: handler).
+  static func grouping(_ arguments: ParsedArguments, context: CommandContext) throws -> Grouping {
+    try context.value("by", in: arguments) { text throws(ValueError) in
+      try ValueParsers.choice(text, of: Grouping.self)
+    } ?? .handler
+  }
+
+  /// A line naming the sessions a report covers.
+  static func sessionsLine(_ sessions: [SessionSummary]) -> String {
+    if sessions.count == 1, let only = sessions.first {
+      return "Session \(only.id) '\(only.name)' (\(only.status))"
+    }
+    return "Sessions \(sessions.map { String($0.id) }.joined(separator: ", "))"
+  }
+}

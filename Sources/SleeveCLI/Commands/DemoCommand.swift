@@ -1,0 +1,46 @@
+/// `sleeve demo`: record a simulated checkout session and show what to query next.
+enum DemoCommand: Command {
+  static let spec = CommandSpec(
+    name: "demo",
+    abstract: "Record a simulated checkout session into the database, then show what to try.",
+    discussion: """
+      Records through the real recorder: buttons, a switch, a text field, a flaky handler,
+      a slow async handler, a handler whose owner is released, and the flag new-checkout
+      rolled back halfway. --fires scales it (10 million works; progress shows on a terminal).
+      """,
+    options: [
+      SharedOptions.db,
+      OptionSpec("fires", value: "n", help: "Simulated user interactions (default: 2000)."),
+    ])
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    let fires =
+      try context.value("fires", in: arguments) { text throws(ValueError) in
+        try ValueParsers.count(text, minimum: 1)
+      } ?? 2_000
+    let console = context.console
+    let showProgress = console.errorIsTerminal && fires >= 100_000
+    let summary = try await MainActor.run {
+      CheckoutDemo(fires: fires) { done, total in
+        guard showProgress else { return }
+        console.error("\rRecording: \(done * 100 / total)% (\(done) of \(total) interactions)")
+        if done == total { console.error("\n") }
+      }
+    }.run(path: context.databasePath)
+    let db = context.databasePath == "sleeve.sqlite" ? "" : " --db \(context.databasePath)"
+    console.out(
+      """
+      Recorded session \(summary.session.rowID) '\(summary.session.name)': \(summary.fires) \
+      interactions on a checkout screen into \(context.databasePath).
+
+      Try next:
+        sleeve sessions\(db)
+        sleeve errors\(db) --by handler
+        sleeve latency\(db) --by handler --percentiles 50,95,99
+        sleeve flags\(db)
+        sleeve check\(db) --max-error-rate 5% --max-p99 10ms
+
+      """)
+    return .success
+  }
+}

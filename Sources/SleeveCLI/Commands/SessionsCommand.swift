@@ -1,0 +1,64 @@
+import SleeveQuery
+
+/// `sleeve sessions`: the recorded sessions.
+enum SessionsCommand: Command {
+  static let spec = CommandSpec(
+    name: "sessions", abstract: "List recorded sessions with their status and counts.",
+    discussion: "Lists every session unless --session narrows it (default here: all).",
+    options: SharedOptions.common
+      + SharedOptions.filters.filter {
+        ["session", "name", "since"].contains($0.name)
+      })
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
+    let database = try QueryDatabase(path: context.databasePath)
+    let sessions = try database.sessions(matching: filter)
+    var table = Table(
+      columns: [
+        "id", "name", "started", "duration", "status", "fires", "outcomes", "dropped", "failed",
+      ], numeric: [0, 3, 5, 6, 7, 8])
+    for session in sessions {
+      table.rows.append([
+        Table.Cell(String(session.id)), Table.Cell(session.name),
+        Table.Cell(Formatting.timestamp(unixNanoseconds: session.startedUnixNanoseconds)),
+        Table.Cell(
+          Formatting.fixed(session.durationSeconds, digits: 1) + " s",
+          raw: Formatting.raw(session.durationSeconds)),
+        Table.Cell(session.status), Table.Cell(String(session.fires)),
+        Table.Cell(String(session.outcomes)), Table.Cell(String(session.droppedEvents)),
+        Table.Cell(String(session.failedEvents)),
+      ])
+    }
+    let json = JSONValue.object([
+      (
+        "sessions",
+        .array(
+          sessions.map { session in
+            .object([
+              ("id", .int(session.id)), ("uuid", .string(session.uuid)),
+              ("name", .string(session.name)),
+              (
+                "started",
+                .string(Formatting.timestamp(unixNanoseconds: session.startedUnixNanoseconds))
+              ),
+              ("startedUnixNanoseconds", .int(session.startedUnixNanoseconds)),
+              ("durationSeconds", .number(session.durationSeconds)),
+              ("status", .string(session.status)),
+              ("liveness", .string(session.liveness.rawValue)),
+              ("writeErrors", .integer(session.writeErrors)),
+              ("fires", .integer(session.fires)), ("outcomes", .integer(session.outcomes)),
+              ("droppedEvents", .integer(session.droppedEvents)),
+              ("failedEvents", .integer(session.failedEvents)),
+              ("host", .text(session.metadata["host"])),
+              ("runtime", .text(session.metadata["runtime"])),
+              ("sleeveVersion", .text(session.metadata["sleeveVersion"])),
+              ("sqliteVersion", .text(session.metadata["sqliteVersion"])),
+            ])
+          })
+      )
+    ])
+    context.print(table: table, json: json)
+    return .success
+  }
+}

@@ -1,0 +1,37 @@
+/// The `sleeve` command's exit codes (sysexits.h where one fits).
+public struct ExitCode: RawRepresentable, Equatable, Sendable {
+  /// The process exit status.
+  public let rawValue: Int32
+
+  /// Creates an exit code.
+  public init(rawValue: Int32) { self.rawValue = rawValue }
+
+  /// Success; `check`: every check passed.
+  public static let success = ExitCode(rawValue: 0)
+  /// `check`: a check with enough samples breached its threshold.
+  public static let breach = ExitCode(rawValue: 1)
+  /// `check`: no breach, but a check has too few samples to decide.
+  public static let insufficient = ExitCode(rawValue: 2)
+  /// The command line was wrong (unknown option, bad value, missing argument).
+  public static let usage = ExitCode(rawValue: 64)
+  /// The file is not a Sleeve database, is damaged, or was written by a newer Sleeve.
+  public static let dataError = ExitCode(rawValue: 65)
+  /// The database or the selected session does not exist.
+  public static let notFound = ExitCode(rawValue: 66)
+  /// Reading or writing the file failed.
+  public static let ioError = ExitCode(rawValue: 74)
+  /// The database stayed locked past the busy timeout; try again.
+  public static let busy = ExitCode(rawValue: 75)
+
+  /// Every code with its meaning, as `sleeve help` and README list them.
+  static let documented: [(code: ExitCode, meaning: String)] = [
+    (.success, "Success; check: every check passed (promote)."),
+    (.breach, "check: a check with enough samples breached (roll back)."),
+    (.insufficient, "check: no breach, but too few samples to decide (hold)."),
+    (.usage, "Usage error: unknown option, bad value, missing argument."),
+    (.dataError, "Not a Sleeve database, damaged, or written by a newer Sleeve."),
+    (.notFound, "Database or session not found."),
+    (.ioError, "I/O error reading or writing the database."),
+    (.busy, "Database busy (locked) past the timeout; try again."),
+  ]
+}

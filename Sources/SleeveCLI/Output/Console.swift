@@ -1,0 +1,73 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a command writes: data to standard output, diagnostics to standard error; plus what
+/// the command may know of its environment. Tests pass a capturing console.
+final class Console: Sendable {
+  private let sink: Mutex<(out: String, error: String)>
+  private let capturing: Bool
+  /// Environment variables (`SLEEVE_DB`, `NO_COLOR`).
+  let environment: [String: String]
+  /// Whether standard output is a terminal.
+  let outputIsTerminal: Bool
+  /// Whether standard error is a terminal (progress lines are drawn there).
+  let errorIsTerminal: Bool
+
+  /// The process's real streams and environment.
+  static func standard(environment: [String: String]) -> Console {
+    Console(
+      capturing: false, environment: environment, outputIsTerminal: isatty(1) == 1,
+      errorIsTerminal: isatty(2) == 1)
+  }
+
+  /// A console that keeps what is written, for tests.
+  static func capturing(environment: [String: String] = [:]) -> Console {
+    Console(
+      capturing: true, environment: environment, outputIsTerminal: false, errorIsTerminal: false)
+  }
+
+  private init(
+    capturing: Bool, environment: [String: String], outputIsTerminal: Bool, errorIsTerminal: Bool
+  ) {
+    self.capturing = capturing
+    self.environment = environment
+    self.outputIsTerminal = outputIsTerminal
+    self.errorIsTerminal = errorIsTerminal
+    sink = Mutex(("", ""))
+  }
+
+  /// Colour only on a terminal, and only when `NO_COLOR` is unset.
+  var usesColor: Bool { outputIsTerminal && environment["NO_COLOR"] == nil }
+
+  /// Writes `text` to standard output.
+  func out(_ text: String) {
+    if capturing { sink.withLock { $0.out += text } } else { Self.emit(text, to: 1) }
+  }
+
+  /// Writes `text` to standard error.
+  func error(_ text: String) {
+    if capturing { sink.withLock { $0.error += text } } else { Self.emit(text, to: 2) }
+  }
+
+  /// What was written to standard output (capturing consoles only).
+  var capturedOutput: String { sink.withLock { $0.out } }
+  /// What was written to standard error (capturing consoles only).
+  var capturedError: String { sink.withLock { $0.error } }
+
+  private static func emit(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeMutableBytes { buffer in
+        write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      guard written > 0 else { return }
+      offset += written
+    }
+  }
+}

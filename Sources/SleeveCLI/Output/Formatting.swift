@@ -1,0 +1,43 @@
+import Foundation
+
+/// How numbers, durations and times read in tables.
+enum Formatting {
+  /// `850 ns`, `12.4 µs`, `3.21 ms`, `1.50 s`; `-` for `nil`.
+  static func duration(_ nanoseconds: Double?) -> String {
+    guard let nanoseconds else { return "-" }
+    switch abs(nanoseconds) {
+    case ..<1_000: return "\(Int(nanoseconds.rounded())) ns"
+    case ..<1_000_000: return fixed(nanoseconds / 1_000, digits: 1) + " µs"
+    case ..<1_000_000_000: return fixed(nanoseconds / 1_000_000, digits: 2) + " ms"
+    default: return fixed(nanoseconds / 1_000_000_000, digits: 2) + " s"
+    }
+  }
+
+  /// `13.33%`; `-` for `nil`.
+  static func percent(_ fraction: Double?) -> String {
+    guard let fraction else { return "-" }
+    return fixed(fraction * 100, digits: 2) + "%"
+  }
+
+  /// A number with a fixed count of decimals.
+  static func fixed(_ value: Double, digits: Int) -> String {
+    String(format: "%.\(digits)f", value)
+  }
+
+  /// A raw number for CSV: integers without a decimal point; empty for `nil`.
+  static func raw(_ value: Double?) -> String {
+    guard let value else { return "" }
+    return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+  }
+
+  /// ISO 8601 in UTC with seconds: `2026-11-30T10:08:15Z`.
+  static func timestamp(unixNanoseconds: Int64) -> String {
+    let date = Date(timeIntervalSince1970: Double(unixNanoseconds) / 1e9)
+    return date.formatted(.iso8601)
+  }
+
+  /// `p99` or `p99.9`.
+  static func percentileLabel(_ point: Double) -> String {
+    "p" + (point == point.rounded() ? String(Int(point)) : String(point))
+  }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import SleeveQuery
+import SleeveRecorder
+import SleeveStore
+
+/// The `sleeve` command: parses the command line, runs a subcommand, maps every failure to a
+/// one-line `Error: …` and a documented exit code.
+public enum SleeveCLI {
+  /// Sleeve's version, printed by `--version`.
+  public static var version: String { Sleeve.version }
+
+  static let commands: [any Command.Type] = [
+    SessionsCommand.self, ErrorsCommand.self, LatencyCommand.self, FlagsCommand.self,
+    CheckCommand.self, MigrateCommand.self, DemoCommand.self,
+  ]
+
+  /// Runs the command line `arguments` (without the program name) against the real standard
+  /// streams and environment; returns the exit status.
+  public static func main(arguments: [String], environment: [String: String]) async -> Int32 {
+    await run(arguments, console: .standard(environment: environment)).rawValue
+  }
+
+  /// Runs the command line with `console` for output and environment.
+  static func run(_ arguments: [String], console: Console) async -> ExitCode {
+    let specs = commands.map { $0.spec }
+    var commandName: String?
+    do {
+      switch try ArgumentParser.parse(arguments, commands: specs) {
+      case .version:
+        console.out(version + "\n")
+        return .success
+      case .help(let name):
+        if let name, let spec = specs.first(where: { $0.name == name }) {
+          console.out(HelpFormatter.help(for: spec))
+        } else {
+          console.out(HelpFormatter.help(commands: specs, shared: SharedOptions.common))
+        }
+        return .success
+      case .run(let name, let parsed):
+        commandName = name
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+          throw UsageError("Unknown subcommand '\(name)'")
+        }
+        let spec = command.spec
+        let probe = CommandContext(
+          console: console, databasePath: "", format: .table, command: spec)
+        let format =
+          try probe.value("format", in: parsed) { text throws(ValueError) in
+            try ValueParsers.choice(text, of: OutputFormat.self)
+          } ?? .table
+        let path =
+          parsed["db"] ?? console.environment["SLEEVE_DB"].flatMap { $0.isEmpty ? nil : $0 }
+          ?? "sleeve.sqlite"
+        let context = CommandContext(
+          console: console, databasePath: path, format: format, command: spec)
+        return try await command.run(parsed, context: context)
+      }
+    } catch let error as UsageError {
+      let command = error.command ?? commandName
+      let spec = specs.first { $0.name == command }
+      console.error("Error: \(error.message)\n")
+      console.error(
+        "Usage: \(spec?.usage ?? "sleeve [--db <path>] [--format <format>] <subcommand>")\n")
+      console.error(
+        "  See 'sleeve \(spec.map { "\($0.name) " } ?? "")--help' for more information.\n")
+      return .usage
+    } catch {
+      let (code, message) = describe(error)
+      console.error("Error: \(message)\n")
+      return code
+    }
+  }
+
+  /// The exit code and one-line message for a failure that is not a usage error.
+  static func describe(_ error: any Error) -> (ExitCode, String) {
+    switch error {
+    case let error as QueryError:
+      switch error {
+      case .databaseNotFound, .sessionNotFound: return (.notFound, error.description)
+      case .store: return (.dataError, error.description)
+      case .sqlite(let sqlite, _): return (code(for: sqlite), error.description)
+      }
+    case let error as StoreError:
+      return (.dataError, error.description)
+    case let error as RecorderError:
+      switch error {
+      case .store: return (.dataError, error.description)
+      case .sqlite(let sqlite, _), .writeFailed(let sqlite, _, _):
+        return (code(for: sqlite), error.description)
+      case .closed: return (.ioError, error.description)
+      }
+    case let error as SQLiteError:
+      return (code(for: error), error.description)
+    default:
+      return (.ioError, String(describing: error))
+    }
+  }
+
+  private static func code(for error: SQLiteError) -> ExitCode {
+    switch error.primaryCode {
+    case SQLiteError.busy, SQLiteError.locked: .busy
+    case SQLiteError.cantOpen: .notFound
+    case SQLiteError.notADatabase, SQLiteError.corrupt: .dataError
+    default: .ioError
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+@testable import SleeveCLI
+
+/// Runs `sleeve` in-process with a capturing console.
+struct CLIRunner {
+  struct Result {
+    let exit: Int32
+    let out: String
+    let error: String
+  }
+
+  static func run(_ arguments: [String], environment: [String: String] = [:]) async -> Result {
+    let console = Console.capturing(environment: environment)
+    let code = await SleeveCLI.run(arguments, console: console)
+    return Result(exit: code.rawValue, out: console.capturedOutput, error: console.capturedError)
+  }
+
+  /// The golden file `name` next to this test target, or `nil` when missing.
+  static func golden(_ name: String) -> String? {
+    try? String(contentsOf: goldenURL(name), encoding: .utf8)
+  }
+
+  /// Writes a golden file (only when `SLEEVE_UPDATE_GOLDEN` is set).
+  static func updateGoldenIfAsked(_ name: String, with text: String) {
+    guard ProcessInfo.processInfo.environment["SLEEVE_UPDATE_GOLDEN"] != nil else { return }
+    try? text.write(to: goldenURL(name), atomically: true, encoding: .utf8)
+  }
+
+  private static func goldenURL(_ name: String) -> URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Golden").appendingPathComponent(name)
+  }
+}
