@@ -3,6 +3,7 @@
 //   SleeveBench                                 dispatch hot path vs a plain loop (markdown)
 //   SleeveBench recorder                        recorder firing cost vs its floor, and ingest
 //                                               vs plain prepared inserts (markdown)
+//   SleeveBench latency-db N H PATH             writes N outcomes over H handlers into PATH
 //   SleeveBench long-session N PATH             records N invocations into PATH and exits
 //                                               (for /usr/bin/time -v)
 //   SleeveBench --alloc-probe|--plain-probe|--observed-probe H N
@@ -22,6 +23,11 @@ do {
     guard let fires = Int(arguments[1]) else { throw BenchFailure("bad count") }
     _ = try RecorderBench.invocationNanoseconds(
       handlers: 8, fires: fires, repeats: 1, recorded: true)
+  case "latency-db" where arguments.count == 4:
+    guard let outcomes = Int(arguments[1]), let handlers = Int(arguments[2]) else {
+      throw BenchFailure("bad latency-db arguments")
+    }
+    try LatencyFixture.write(outcomes: outcomes, handlers: handlers, path: arguments[3])
   case "long-session" where arguments.count == 3:
     guard let invocations = Int(arguments[1]) else { throw BenchFailure("bad count") }
     try await RecorderBench.longSession(invocations: invocations, path: arguments[2])

@@ -16,11 +16,12 @@ enum SessionsCommand: Command {
     let sessions = try database.sessions(matching: filter)
     var table = Table(
       columns: [
-        "id", "name", "started", "duration", "status", "fires", "outcomes", "dropped", "failed",
-      ], numeric: [0, 3, 5, 6, 7, 8])
+        "id", "name", "uuid", "started", "duration", "status", "fires", "outcomes", "dropped",
+        "failed",
+      ], numeric: [0, 4, 6, 7, 8, 9])
     for session in sessions {
       table.rows.append([
-        Table.Cell(String(session.id)), Table.Cell(session.name),
+        Table.Cell(String(session.id)), Table.Cell(session.name), Table.Cell(session.uuid),
         Table.Cell(Formatting.timestamp(unixNanoseconds: session.startedUnixNanoseconds)),
         Table.Cell(
           Formatting.fixed(session.durationSeconds, digits: 1) + " s",

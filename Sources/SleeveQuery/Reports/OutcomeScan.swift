@@ -72,8 +72,11 @@ struct OutcomeScan {
 }
 
 /// The groups of one scan, created on first use.
+///
+/// One scan owns its table on one thread and no access outlives a statement, so the dynamic
+/// exclusivity check on `groups` (paid per outcome row) is turned off.
 final class GroupTable {
-  var groups: [GroupTally] = []
+  @exclusivity(unchecked) var groups: [GroupTally] = []
   private var indexByKey: [String: Int32] = [:]
 
   /// The index of the group named `key`, created empty when new.

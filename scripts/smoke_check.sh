@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Pre-release smoke check: a release build of `sleeve`, `demo` into a temporary database, every
+# command once with its exit code checked, and `check` run as a gate.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build -c release --product sleeve >&2
+sleeve=.build/release/sleeve
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+db="$scratch/smoke.sqlite"
+failures=0
+
+# expect CODE COMMAND...: runs the command, checks its exit code.
+expect() {
+  local want=$1
+  shift
+  set +e
+  "$@" >"$scratch/out" 2>"$scratch/err"
+  local got=$?
+  set -e
+  if [ "$got" -eq "$want" ]; then
+    echo "ok    exit $got: ${*#$sleeve }"
+  else
+    echo "FAIL  exit $got (expected $want): $*"
+    sed 's/^/      /' "$scratch/err"
+    failures=$((failures + 1))
+  fi
+}
+
+expect 0 "$sleeve" --version
+expect 0 "$sleeve" help
+expect 0 "$sleeve" demo --db "$db" --fires 5000
+expect 0 "$sleeve" sessions --db "$db"
+expect 0 "$sleeve" errors --db "$db" --by handler
+expect 0 "$sleeve" errors --db "$db" --by variant --format json
+expect 0 "$sleeve" latency --db "$db" --percentiles 50,90,99.9 --format csv
+expect 0 "$sleeve" flags --db "$db" --format markdown
+expect 0 "$sleeve" migrate --db "$db" --status
+expect 0 "$sleeve" migrate --db "$db"
+# The gate: the demo's new checkout breaches its 2% error-rate threshold.
+expect 1 "$sleeve" check --db "$db"
+expect 2 "$sleeve" check --db "$db" --handler validate-cart --max-p99 1s --min-samples 100000000
+expect 0 "$sleeve" check --db "$db" --handler validate-cart --max-error-rate 1% --max-p99 10s
+expect 64 "$sleeve" latency --db "$db" --percentiles 101
+expect 64 "$sleeve" check --db "$db" --max-p99 fast
+expect 66 "$sleeve" errors --db "$scratch/missing.sqlite"
+expect 66 "$sleeve" errors --db "$db" --session 999
+head -c 4096 /dev/urandom >"$scratch/noise.sqlite"
+expect 65 "$sleeve" errors --db "$scratch/noise.sqlite"
+
+if [ "$failures" -ne 0 ]; then
+  echo "smoke check: $failures failure(s)"
+  exit 1
+fi
+echo "smoke check: all passed"
