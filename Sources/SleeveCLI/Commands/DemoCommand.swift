@@ -30,7 +30,7 @@ enum DemoCommand: Command {
     let db = context.databasePath == "sleeve.sqlite" ? "" : " --db \(context.databasePath)"
     console.out(
       """
-      Recorded session \(summary.session.rowID) '\(summary.session.name)': \(summary.fires) \
+      Recorded session \(summary.sessionID) '\(summary.sessionName)': \(summary.interactions) \
       interactions on a checkout screen into \(context.databasePath).
 
       Try next:

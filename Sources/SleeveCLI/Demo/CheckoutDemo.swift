@@ -6,10 +6,12 @@ import SleeveRecorder
 /// rolled back halfway through.
 @MainActor
 final class CheckoutDemo {
-  /// What a run recorded.
+  /// What a run recorded (not the session itself, so the recorder closes, and checkpoints
+  /// its file, as soon as the run returns).
   struct Summary {
-    let session: RecordingSession
-    let fires: Int
+    let sessionID: Int64
+    let sessionName: String
+    let interactions: Int
   }
 
   /// The analytics model the owner-bound handler belongs to; released halfway.
@@ -134,7 +136,7 @@ final class CheckoutDemo {
     await giftWrap.waitUntilIdle()
     progress(fires, fires)
     try await session.end()
-    return Summary(session: session, fires: fires)
+    return Summary(sessionID: session.rowID, sessionName: session.name, interactions: fires)
   }
 }
 

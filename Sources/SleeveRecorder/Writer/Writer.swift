@@ -6,19 +6,16 @@ import Synchronization
 /// The background writer: one thread that owns the connection and drains the buffer in
 /// batches until the recorder closes.
 ///
-/// `@unchecked Sendable` is sound because the only mutable state not behind a lock, the
-/// `BatchWriter` (connection, statements, session table), is created on the writer thread and
-/// touched only there: `run()` is the only code that uses it, and it runs on exactly one
-/// thread. Everything shared with other threads is the `EventBuffer` and `results`, both
-/// guarded by `Mutex`.
-final class Writer: @unchecked Sendable {
+/// The non-`Sendable` state, the `BatchWriter` (connection, statements, session table), is
+/// created on the writer thread and never leaves it: it is a local of `run()`. Everything
+/// shared with other threads is the `EventBuffer` and `results`, both guarded by `Mutex`.
+final class Writer: Sendable {
   let buffer: EventBuffer
   let path: String
   private let options: RecorderOptions
   private let started = DispatchSemaphore(value: 0)
   private let stopped = DispatchSemaphore(value: 0)
   private let results = Mutex(Results())
-  private var batchWriter: BatchWriter?
 
   private struct Results {
     var openError: RecorderError?
@@ -74,11 +71,24 @@ final class Writer: @unchecked Sendable {
   }
 
   private func run() {
+    // The batch writer (and so the connection) lives only inside `drain`: it is closed, and
+    // the file checkpointed, before `stopped` lets `close()` return.
+    if let batchWriter = openBatchWriter() {
+      started.signal()
+      drain(with: batchWriter)
+    } else {
+      started.signal()
+    }
+    buffer.releaseAll()
+    stopped.signal()
+  }
+
+  private func openBatchWriter() -> BatchWriter? {
     do {
       let connection = try SleeveDatabase.openForWriting(
         path: path, busyTimeout: options.busyTimeout)
       for pragma in options.pragmas { try connection.execute("PRAGMA " + pragma) }
-      batchWriter = try BatchWriter(connection: connection)
+      return try BatchWriter(connection: connection)
     } catch let error as StoreError {
       results.withLock { $0.openError = .store(error) }
     } catch let error as SQLiteError {
@@ -88,11 +98,10 @@ final class Writer: @unchecked Sendable {
         $0.openError = .sqlite(SQLiteError(code: 1, message: "\(error)"), path: path)
       }
     }
-    started.signal()
-    guard let batchWriter else {
-      stopped.signal()
-      return
-    }
+    return nil
+  }
+
+  private func drain(with batchWriter: BatchWriter) {
     var batch = Batch()
     while true {
       let (last, closed) = buffer.takeBatch(into: &batch, waitingUpTo: options.flushInterval)
@@ -108,11 +117,8 @@ final class Writer: @unchecked Sendable {
         batch.removeAll()
       }
       buffer.markFinished(last)
-      if closed && buffer.lastAccepted == last { break }
+      if closed && buffer.lastAccepted == last { return }
     }
-    self.batchWriter = nil
-    buffer.releaseAll()
-    stopped.signal()
   }
 
   private func publishFailures(
