@@ -43,7 +43,8 @@ struct SnapshotDispatchTests {
 
   @Test("a handler narrowed during a fire runs only if it still matches", arguments: [true, false])
   func narrowedDuringFire(observed: Bool) {
-    let button = makeButton(observed: observed)
+    let observer = RecordingObserver()
+    let button = Button(name: "b", observer: observed ? observer : nil)
     var calls: [String] = []
     button.on(.allTouchEvents, id: "narrower") { button in
       button.removeAction(identifiedBy: "kept", for: .touchDown)
@@ -53,6 +54,9 @@ struct SnapshotDispatchTests {
     button.on([.touchDown, .touchUpInside], id: "dropped") { _ in calls.append("dropped") }
     button.sendActions(for: .touchUpInside)
     #expect(calls == ["kept"])
+    if observed {
+      #expect(observer.statuses == ["narrower:ok", "kept:ok", "dropped:skipped/removed"])
+    }
   }
 
   @Test(

@@ -1,3 +1,5 @@
+import SleeveStore
+
 /// A JSON value whose objects keep their keys in the order given, so output is stable.
 indirect enum JSONValue: Equatable, Sendable {
   case null
@@ -66,21 +68,5 @@ indirect enum JSONValue: Equatable, Sendable {
     }
   }
 
-  static func quoted(_ value: String) -> String {
-    var out = "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case let control where control.value < 0x20:
-        let hex = String(control.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  static func quoted(_ value: String) -> String { JSONText.quoted(value) }
 }

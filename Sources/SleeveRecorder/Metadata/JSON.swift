@@ -1,3 +1,5 @@
+import SleeveStore
+
 /// The few JSON texts the recorder writes (string arrays and string-keyed objects), built by
 /// hand so the output is stable: keys sorted, no whitespace, RFC 8259 escaping.
 enum JSON {
@@ -21,23 +23,7 @@ enum JSON {
   }
 
   /// A JSON string literal.
-  static func string(_ value: String) -> String {
-    var out = "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case let control where control.value < 0x20:
-        let hex = String(control.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  static func string(_ value: String) -> String { JSONText.quoted(value) }
 }
 
 /// Text that is already JSON.
