@@ -71,3 +71,46 @@ struct StatisticsTests {
     #expect(WilsonInterval(successes: 0, trials: 0) == nil)
   }
 }
+
+@Suite("Statistical tests against published values")
+struct HypothesisTestTests {
+  static let x: [Int64] = [12, 15, 11, 19, 22, 17, 14, 25, 18, 16]
+  static let y: [Int64] = [10, 11, 9, 14, 12, 13, 8, 15, 11, 10, 12]
+
+  @Test("Mann-Whitney U matches scipy's mannwhitneyu(alternative='greater', asymptotic)")
+  func mannWhitneyMatchesScipy() throws {
+    let test = try #require(MannWhitneyTest(Self.x, Self.y))
+    #expect(test.u == 98)
+    #expect(abs(test.pValue - 0.0013344419187855457) < 1e-12)
+  }
+
+  @Test("Mann-Whitney U with ties matches scipy")
+  func mannWhitneyWithTies() throws {
+    let test = try #require(MannWhitneyTest([1, 2, 2, 3, 3, 3, 4, 5], [1, 1, 2, 2, 3, 4]))
+    #expect(test.u == 32)
+    #expect(abs(test.pValue - 0.15962631485751094) < 1e-12)
+  }
+
+  @Test("Hodges-Lehmann shift is the median pairwise difference")
+  func hodgesLehmann() throws {
+    let shift = try #require(HodgesLehmann.shift(Self.x, Self.y))
+    #expect(shift.estimate == 5)
+    #expect(!shift.subsampled)
+    #expect(HodgesLehmann.shift([], [1]) == nil)
+  }
+
+  @Test(
+    "the two-proportion z-test matches statsmodels' proportions_ztest(alternative='larger')",
+    arguments: [
+      (12, 200, 4, 200, 2.0412414523193148, 0.02061341666858185),
+      (30, 1_000, 20, 1_000, 1.4322297480788655, 0.07603904039648762),
+      (5, 100, 5, 100, 0.0, 0.5),
+    ])
+  func twoProportionMatchesStatsmodels(
+    a: Int, n: Int, b: Int, m: Int, z: Double, p: Double
+  ) throws {
+    let test = try #require(TwoProportionTest(successes1: a, trials1: n, successes2: b, trials2: m))
+    #expect(abs(test.z - z) < 1e-12)
+    #expect(abs(test.pValue - p) < 1e-12)
+  }
+}
