@@ -88,7 +88,10 @@ let package = Package(
     ),
     .testTarget(
       name: "SleeveCLITests",
-      dependencies: ["SleeveCLI", "SleeveQuery", "SleeveStore", "SleeveTestSupport", "sleeve"],
+      dependencies: [
+        "SleeveCLI", "SleeveQuery", "SleeveStore", "SleeveRecorder", "SleeveCore",
+        "SleeveTestSupport", "sleeve",
+      ],
       exclude: ["Golden"],
       swiftSettings: strict
     ),

@@ -11,7 +11,8 @@ public enum SleeveCLI {
 
   static let commands: [any Command.Type] = [
     SessionsCommand.self, ErrorsCommand.self, LatencyCommand.self, FlagsCommand.self,
-    CheckCommand.self, MigrateCommand.self, DemoCommand.self,
+    CheckCommand.self, ReportCommand.self, RollbackCommand.self, EnableCommand.self,
+    DisableCommand.self, MigrateCommand.self, DemoCommand.self,
   ]
 
   /// Runs the command line `arguments` (without the program name) against the real standard
@@ -45,9 +46,10 @@ public enum SleeveCLI {
         let probe = CommandContext(
           console: console, databasePath: "", format: .table, command: spec)
         let format =
-          try probe.value("format", in: parsed) { text throws(ValueError) in
+          command.usesSharedFormat
+          ? try probe.value("format", in: parsed) { text throws(ValueError) in
             try ValueParsers.choice(text, of: OutputFormat.self)
-          } ?? .table
+          } ?? .table : .table
         let path =
           parsed["db"] ?? console.environment["SLEEVE_DB"].flatMap { $0.isEmpty ? nil : $0 }
           ?? "sleeve.sqlite"
@@ -91,6 +93,8 @@ public enum SleeveCLI {
       }
     case let error as SQLiteError:
       return (code(for: error), error.description)
+    case let error as UnknownFlag:
+      return (.notFound, error.description)
     default:
       return (.ioError, String(describing: error))
     }

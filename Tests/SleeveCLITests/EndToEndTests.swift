@@ -50,7 +50,7 @@ struct EndToEndTests {
     // The demo's new checkout fails about 6% of the time against a 2% threshold: roll back.
     let gate = await CLIRunner.run(["check", "--db", path])
     #expect(gate.exit == 1)
-    #expect(gate.out.contains("Gate: breach (exit 1)"))
+    #expect(gate.out.contains("Decision: rollback (exit 1)"))
     let held = await CLIRunner.run([
       "check", "--db", path, "--handler", "validate-cart", "--max-p99", "1s", "--min-samples",
       "1000000",

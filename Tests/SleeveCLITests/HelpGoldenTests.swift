@@ -4,7 +4,10 @@ import Testing
 
 @Suite("Help texts")
 struct HelpGoldenTests {
-  static let commands = ["sessions", "errors", "latency", "flags", "check", "migrate", "demo"]
+  static let commands = [
+    "sessions", "errors", "latency", "flags", "check", "report", "rollback", "enable", "disable",
+    "migrate", "demo",
+  ]
 
   @Test(
     "the top-level help matches its golden text and exits 0",

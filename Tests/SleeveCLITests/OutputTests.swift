@@ -12,6 +12,7 @@ struct OutputTests {
       ["latency", "--session", "all", "--by", "handler", "--percentiles", "15,20,50,99"],
       ["flags", "--session", "all"],
       ["check", "--session", "all"],
+      ["report", "--session", "all"],
     ])
   func jsonIsStable(arguments: [String]) async throws {
     let fixture = try FixtureDatabase.standard()
@@ -122,5 +123,45 @@ struct ArgumentParserTests {
         Issue.record("unexpected error \(error) for \(line)")
       }
     }
+  }
+}
+
+@Suite("Report formats")
+struct ReportGoldenTests {
+  @Test("the Markdown rollout report of the fixture database is stable (golden)")
+  func markdownReportIsStable() async throws {
+    let fixture = try FixtureDatabase.standard()
+    let result = await CLIRunner.run(["report", "--db", fixture.path, "--session", "all"])
+    CLIRunner.updateGoldenIfAsked("report.md", with: result.out)
+    #expect(result.exit == 0)
+    #expect(result.out == CLIRunner.golden("report.md"))
+    #expect(result.out.contains("### new-pay: rollback"))
+  }
+
+  @Test("report --out writes the file and says so on standard error; a bad path is an I/O error")
+  func reportOut() async throws {
+    let fixture = try FixtureDatabase.standard()
+    let directory = TemporaryDirectory()
+    let out = directory.path("report.json")
+    let result = await CLIRunner.run([
+      "report", "--db", fixture.path, "--format", "json", "--out", out,
+    ])
+    #expect(result.exit == 0)
+    #expect(result.out.isEmpty)
+    #expect(result.error == "Wrote the json report to \(out).\n")
+    let bad = await CLIRunner.run(
+      ["report", "--db", fixture.path, "--out", "/nonexistent/dir/report.md"])
+    #expect(bad.exit == 74)
+    #expect(bad.error.hasPrefix("Error: cannot write the report to '/nonexistent/dir/report.md'"))
+  }
+
+  @Test("report refuses formats it does not make")
+  func reportFormats() async {
+    let result = await CLIRunner.run(["report", "--format", "csv"])
+    #expect(result.exit == 64)
+    #expect(
+      result.error.hasPrefix(
+        "Error: The value 'csv' is invalid for '--format <format>': expected one of markdown, json, html"
+      ))
   }
 }

@@ -1,22 +1,26 @@
 import SleeveQuery
+import SleeveStore
 
-/// `sleeve check`: the CI gate.
+/// `sleeve check`: the CI gate, with the rollout verdicts of `sleeve report`.
 enum CheckCommand: Command {
   static let spec = CommandSpec(
     name: "check",
-    abstract: "Gate CI on the selected sessions: exit 0 pass, 1 breach, 2 not enough samples.",
+    abstract: "Gate CI on the selected sessions: exit 0 promote, 1 roll back, 2 hold.",
     discussion: """
-      Checks each flag's thresholds (from its definition) against its flag-on outcomes, and
-      --max-error-rate / --max-p99 against every selected outcome. A check with fewer samples
-      than its floor (--min-samples, else the flag's, else 30; at least 100 for a p99) is
-      insufficient whatever its value: the gate then holds (exit 2) unless another check
-      breaches with enough samples (exit 1).
+      Judges each flag: its thresholds (maxErrorRate, maxP99) against its flag-on outcomes,
+      and flag-on against flag-off (two-proportion z-test on errors; Mann-Whitney U with the
+      Hodges-Lehmann shift on latency; 95% confidence). --max-error-rate and --max-p99 check
+      every selected outcome too. A check with fewer samples than its floor (--min-samples,
+      else the flag's, else 30; at least 100 for a p99) is insufficient whatever its value:
+      the gate then holds (exit 2) unless a check with enough samples fails (exit 1).
+      --apply records a rollback for every flag whose verdict is rollback.
       """,
     options: SharedOptions.common + SharedOptions.filters + [
       OptionSpec(
         "max-error-rate", value: "rate", help: "Highest acceptable error rate (0.02 or 2%)."),
       OptionSpec("max-p99", value: "duration", help: "Highest acceptable p99 (e.g. 50ms)."),
       OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict."),
+      OptionSpec("apply", help: "Record a rollback for each flag whose verdict is rollback."),
     ])
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
@@ -32,54 +36,51 @@ enum CheckCommand: Command {
     let result = try database.gate(matching: filter, thresholds: thresholds)
     guard !result.checks.isEmpty else {
       throw UsageError(
-        "Nothing to check: no flag in the selected sessions has thresholds; "
-          + "pass --max-error-rate or --max-p99", command: spec.name)
+        "Nothing to check: no flag in the selected sessions has thresholds or a flag-off "
+          + "cohort; pass --max-error-rate or --max-p99", command: spec.name)
     }
-    var table = Table(
-      columns: ["check", "metric", "value", "threshold", "n", "min samples", "verdict", "method"],
-      numeric: [2, 3, 4, 5])
-    for check in result.checks {
-      let (value, threshold) =
-        check.metric == .p99
-        ? (Formatting.duration(check.value), Formatting.duration(check.threshold))
-        : (Formatting.percent(check.value), Formatting.percent(check.threshold))
-      table.rows.append([
-        Table.Cell(check.subject), Table.Cell(check.metric.rawValue),
-        Table.Cell(value, raw: Formatting.raw(check.value)),
-        Table.Cell(threshold, raw: Formatting.raw(check.threshold)),
-        Table.Cell(String(check.n)), Table.Cell(String(check.minSamples)),
-        Table.Cell(check.verdict.rawValue), Table.Cell(check.method),
-      ])
-    }
-    let (exit, word) = outcome(of: result)
+    let decision = result.decision
+    let exit = exitCode(for: decision)
     let json = JSONValue.object([
-      ("verdict", .string(word)), ("exitCode", .int(Int64(exit.rawValue))),
+      ("decision", .string(decision.rawValue)), ("exitCode", .int(Int64(exit.rawValue))),
       ("sessions", .array(sessions.map { .int($0.id) })),
-      (
-        "checks",
-        .array(
-          result.checks.map { check in
-            .object([
-              ("subject", .string(check.subject)), ("metric", .string(check.metric.rawValue)),
-              ("value", .number(check.value)), ("threshold", .number(check.threshold)),
-              ("n", .integer(check.n)), ("minSamples", .integer(check.minSamples)),
-              ("verdict", .string(check.verdict.rawValue)), ("method", .string(check.method)),
-            ])
-          })
-      ),
+      ("flags", .array(result.flags.map(VerdictJSON.flag))),
+      ("checks", .array(result.global.map(VerdictJSON.check))),
     ])
     context.print(
-      table: table, json: json,
-      header: "\(SharedOptions.sessionsLine(sessions)). Gate: \(word) (exit \(exit.rawValue)).")
+      table: VerdictTable.table(result.checks), json: json,
+      header: "\(SharedOptions.sessionsLine(sessions)). Decision: \(decision.rawValue) "
+        + "(exit \(exit.rawValue)).")
+    if arguments.has("apply") {
+      try apply(result, context: context)
+    }
     return exit
   }
 
-  /// The exit code and the word for the gate's verdict.
-  static func outcome(of result: GateResult) -> (ExitCode, String) {
-    switch result.verdict {
-    case .pass: (.success, "pass")
-    case .breach: (.breach, "breach")
-    case .insufficient: (.insufficient, "hold: not enough samples")
+  /// The exit code of a decision: 0 promote, 1 rollback, 2 hold.
+  static func exitCode(for decision: RolloutDecision) -> ExitCode {
+    switch decision {
+    case .promote: .success
+    case .rollback: .breach
+    case .hold: .insufficient
+    }
+  }
+
+  /// Records a rollback, with the failing checks as the reason, for each flag to roll back.
+  private static func apply(_ result: GateResult, context: CommandContext) throws {
+    let toRollBack = result.flags.filter { $0.decision == .rollback }
+    guard !toRollBack.isEmpty else { return }
+    let ledger = FlagLedger(
+      connection: try SleeveDatabase.openForWriting(path: context.databasePath))
+    for verdict in toRollBack {
+      let reason = verdict.checks.filter { $0.verdict == .breach }
+        .map { "\($0.metric.rawValue) \(VerdictTable.value($0)) vs \(VerdictTable.threshold($0))" }
+        .joined(separator: "; ")
+      try ledger.record(
+        FlagLedger.Change(
+          key: verdict.flag, state: "rolledBack", reason: "sleeve check: " + reason,
+          actor: "sleeve check --apply"))
+      context.console.error("Rolled back '\(verdict.flag)': \(reason)\n")
     }
   }
 }

@@ -7,6 +7,13 @@ protocol Command: Sendable {
   /// Runs it; returns the exit code. Throws `UsageError` for bad values and query, store or
   /// recorder errors for the rest (the caller maps them to exit codes).
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode
+  /// Whether `--format` takes the shared table/json/csv/markdown (a command with formats of its
+  /// own parses it itself).
+  static var usesSharedFormat: Bool { get }
+}
+
+extension Command {
+  static var usesSharedFormat: Bool { true }
 }
 
 /// What every command gets: where to write, which database, which format.

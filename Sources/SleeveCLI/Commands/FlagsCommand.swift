@@ -12,11 +12,11 @@ enum FlagsCommand: Command {
     let database = try QueryDatabase(path: context.databasePath)
     let sessions = try database.sessions(matching: filter)
     let flags = try database.flags(matching: filter)
+    let cohortColumns = ["n", "error rate", "95% interval", "p50", "p95", "p99"]
     var table = Table(
-      columns: [
-        "flag", "state", "owner", "max error rate", "max p99", "min samples", "on n",
-        "on error rate", "on p99", "off n", "off error rate", "off p99",
-      ], numeric: [3, 4, 5, 6, 7, 8, 9, 10, 11])
+      columns: ["flag", "state", "owner", "max error rate", "max p99", "min samples"]
+        + cohortColumns.map { "on " + $0 } + cohortColumns.map { "off " + $0 },
+      numeric: Set([3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 15, 16, 17]))
     for flag in flags {
       table.rows.append(
         [
@@ -31,15 +31,14 @@ enum FlagsCommand: Command {
     var header = "\(SharedOptions.sessionsLine(sessions)). Error rate = \(ErrorRateRow.method)."
     let history = flags.flatMap { flag in
       flag.history.map { change in
-        "  \(Formatting.timestamp(unixNanoseconds: change.atUnixNanoseconds))  \(flag.key) -> "
-          + change.state + (change.reason.map { " (\($0))" } ?? "")
-          + (change.actor.map { " by \($0)" } ?? "")
+        "  \(flag.key): " + ReportText.changeLine(change)
       }
     }
     if flags.isEmpty { header += "\nNo flags in the selected sessions." }
+    let verdicts = flags.map { FlagVerdict($0) }
     let json = JSONValue.object([
       ("sessions", .array(sessions.map { .int($0.id) })),
-      ("flags", .array(flags.map(json(for:)))),
+      ("flags", .array(zip(flags, verdicts).map { Self.json(for: $0, verdict: $1) })),
     ])
     context.print(table: table, json: json, header: header)
     if context.format == .table || context.format == .markdown, !history.isEmpty {
@@ -53,17 +52,25 @@ enum FlagsCommand: Command {
       Table.Cell(String(cohort.n)),
       Table.Cell(Formatting.percent(cohort.errorRate), raw: Formatting.raw(cohort.errorRate)),
       Table.Cell(
+        ReportText.interval(cohort.interval),
+        raw: cohort.interval.map { "\($0.lower);\($0.upper)" } ?? ""),
+      Table.Cell(
+        Formatting.duration(cohort.p50Nanoseconds), raw: Formatting.raw(cohort.p50Nanoseconds)),
+      Table.Cell(
+        Formatting.duration(cohort.p95Nanoseconds), raw: Formatting.raw(cohort.p95Nanoseconds)),
+      Table.Cell(
         Formatting.duration(cohort.p99Nanoseconds) + (cohort.p99Insufficient ? "*" : ""),
         raw: Formatting.raw(cohort.p99Nanoseconds)),
     ]
   }
 
-  private static func json(for flag: FlagReport) -> JSONValue {
+  private static func json(for flag: FlagReport, verdict: FlagVerdict) -> JSONValue {
     func cohort(_ cohort: FlagReport.Cohort) -> JSONValue {
       .object([
         ("n", .integer(cohort.n)), ("errorRate", .number(cohort.errorRate)),
         ("intervalLower", .number(cohort.interval?.lower)),
         ("intervalUpper", .number(cohort.interval?.upper)),
+        ("p50", .number(cohort.p50Nanoseconds)), ("p95", .number(cohort.p95Nanoseconds)),
         ("p99", .number(cohort.p99Nanoseconds)), ("p99Insufficient", .bool(cohort.p99Insufficient)),
       ])
     }
@@ -71,7 +78,7 @@ enum FlagsCommand: Command {
       ("key", .string(flag.key)), ("state", .string(flag.state)), ("owner", .text(flag.owner)),
       ("maxErrorRate", .number(flag.maxErrorRate)), ("maxP99", .integer(flag.maxP99Nanoseconds)),
       ("minSamples", .integer(flag.minSamples)), ("on", cohort(flag.on)),
-      ("off", cohort(flag.off)),
+      ("off", cohort(flag.off)), ("decision", .string(verdict.decision.rawValue)),
       (
         "history",
         .array(

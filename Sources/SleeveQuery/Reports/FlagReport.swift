@@ -19,22 +19,36 @@ public struct FlagReport: Equatable, Sendable {
   public struct Cohort: Equatable, Sendable {
     /// Invocations that ran (ok + failed).
     public let n: Int
+    /// Invocations that threw.
+    public let failed: Int
     /// failed / n, or `nil` when n is 0.
     public let errorRate: Double?
     /// The Wilson 95% interval of the error rate.
     public let interval: WilsonInterval?
-    /// The 99th percentile duration, nanoseconds (`nil` when n is 0).
+    /// The 50th, 95th and 99th percentile durations, nanoseconds (`nil` when n is 0).
+    public let p50Nanoseconds: Double?
+    /// The 95th percentile.
+    public let p95Nanoseconds: Double?
+    /// The 99th percentile.
     public let p99Nanoseconds: Double?
     /// Whether n is too small for a p99 (n < 100).
-    public let p99Insufficient: Bool
+    public var p99Insufficient: Bool { Percentile.isInsufficient(count: n, point: 99) }
+    /// The durations, for the tests that compare cohorts.
+    let durations: [Int64]
+    /// The durations, for charts.
+    public var durationsForCharts: [Int64] { durations }
 
     init(_ tally: GroupTally?) {
-      var durations = tally?.durations ?? []
+      durations = tally?.durations ?? []
       n = tally?.ran ?? 0
-      errorRate = n == 0 ? nil : Double(tally?.failed ?? 0) / Double(n)
-      interval = WilsonInterval(successes: tally?.failed ?? 0, trials: n)
-      p99Nanoseconds = Percentile.of(&durations, at: [99])?.first
-      p99Insufficient = Percentile.isInsufficient(count: n, point: 99)
+      failed = tally?.failed ?? 0
+      errorRate = n == 0 ? nil : Double(failed) / Double(n)
+      interval = WilsonInterval(successes: failed, trials: n)
+      var scratch = durations
+      let points = Percentile.of(&scratch, at: [50, 95, 99])
+      p50Nanoseconds = points?[0]
+      p95Nanoseconds = points?[1]
+      p99Nanoseconds = points?[2]
     }
   }
 

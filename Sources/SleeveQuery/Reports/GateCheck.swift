@@ -12,10 +12,15 @@ public struct GateCheck: Equatable, Sendable {
 
   /// What is measured.
   public enum Metric: String, Equatable, Sendable {
-    /// failed / (ok + failed).
+    /// failed / (ok + failed), against a maximum.
     case errorRate
-    /// The 99th percentile duration, nanoseconds.
+    /// The 99th percentile duration, nanoseconds, against a maximum.
     case p99
+    /// The flag-on error rate against the flag-off one (value: on, threshold: off).
+    case errorRateVersusOff
+    /// The flag-on durations against the flag-off ones (value: the Hodges-Lehmann shift in
+    /// nanoseconds, threshold: the smallest shift that counts, 5% of the flag-off median).
+    case latencyVersusOff
   }
 
   /// What the check covers, e.g. `flag new-checkout (on)` or `all handlers`.
@@ -32,14 +37,26 @@ public struct GateCheck: Equatable, Sendable {
   public let minSamples: Int
   /// The verdict.
   public let verdict: Verdict
+  /// The p-value of a cohort comparison (`nil` for a threshold check or too few samples).
+  public let pValue: Double?
+  /// What else a reader needs (e.g. the two cohorts' medians), if anything.
+  public let detail: String?
 
   /// How the value was computed.
   public var method: String {
     switch metric {
     case .errorRate: ErrorRateRow.method
     case .p99: Percentile.method
+    case .errorRateVersusOff:
+      TwoProportionTest.method + ", flag-on worse when p < \(GateCheck.significance)"
+    case .latencyVersusOff:
+      MannWhitneyTest.method + ", Hodges-Lehmann shift; flag-on slower when p < "
+        + "\(GateCheck.significance) and the shift exceeds the threshold"
     }
   }
+
+  /// The significance level of the cohort comparisons (95% confidence).
+  public static let significance = 0.05
 
   /// Decides a check: `insufficient` below the sample floor, else `breach` past the threshold.
   public init(
@@ -51,6 +68,8 @@ public struct GateCheck: Equatable, Sendable {
     self.threshold = threshold
     self.n = n
     self.minSamples = minSamples
+    pValue = nil
+    detail = nil
     if n < minSamples || value == nil {
       verdict = .insufficient
     } else if let value, value > threshold {
@@ -59,20 +78,59 @@ public struct GateCheck: Equatable, Sendable {
       verdict = .pass
     }
   }
+
+  /// A check whose verdict was decided by the caller (cohort comparisons).
+  public init(
+    subject: String, metric: Metric, value: Double?, threshold: Double, n: Int,
+    minSamples: Int, verdict: Verdict, pValue: Double?, detail: String?
+  ) {
+    self.subject = subject
+    self.metric = metric
+    self.value = value
+    self.threshold = threshold
+    self.n = n
+    self.minSamples = minSamples
+    self.verdict = verdict
+    self.pValue = pValue
+    self.detail = detail
+  }
 }
 
-/// The gate's overall verdict: `breach` when any check with enough samples breaches, else
-/// `insufficient` when any check lacks samples, else `pass`.
-public struct GateResult: Equatable, Sendable {
-  /// Every check, in order.
-  public let checks: [GateCheck]
+/// A rollout decision, as Argo Rollouts' analysis calls them Successful, Inconclusive and
+/// Failed.
+public enum RolloutDecision: String, Equatable, Sendable {
+  /// Every check passed.
+  case promote
+  /// No check with enough samples failed, but some check lacks samples.
+  case hold
+  /// A check with enough samples breached a threshold or found flag-on significantly worse.
+  case rollback
 
-  /// The overall verdict.
-  public var verdict: GateCheck.Verdict {
-    if checks.contains(where: { $0.verdict == .breach }) { return .breach }
-    if checks.contains(where: { $0.verdict == .insufficient }) { return .insufficient }
-    return .pass
+  /// The decision for a set of checks: `rollback` when any check with enough samples
+  /// breaches, else `hold` when any check lacks samples, else `promote`.
+  public init(_ checks: [GateCheck]) {
+    if checks.contains(where: { $0.verdict == .breach }) {
+      self = .rollback
+    } else if checks.contains(where: { $0.verdict == .insufficient }) {
+      self = .hold
+    } else {
+      self = .promote
+    }
   }
+}
+
+/// The gate: per-flag verdicts and the command line's checks, with one overall decision.
+public struct GateResult: Equatable, Sendable {
+  /// Each flag's verdict.
+  public let flags: [FlagVerdict]
+  /// The checks of the command line's thresholds over every selected outcome.
+  public let global: [GateCheck]
+
+  /// Every check, flags first.
+  public var checks: [GateCheck] { flags.flatMap(\.checks) + global }
+
+  /// The overall decision, with the same precedence as each flag's.
+  public var decision: RolloutDecision { RolloutDecision(checks) }
 }
 
 /// Thresholds given on the command line, applied to every selected outcome.

@@ -1,25 +1,17 @@
 extension QueryDatabase {
-  /// The CI gate over the selected sessions: each flag's thresholds against its flag-on
-  /// cohort, and the command line's thresholds against every selected outcome. A p99 check
-  /// needs at least 100 samples, whatever the floor says.
+  /// Each flag's rollout verdict in the selected sessions.
+  public func verdicts(matching filter: QueryFilter, minSamples: Int? = nil) throws
+    -> [FlagVerdict]
+  {
+    try flags(matching: filter).map { FlagVerdict($0, minSamples: minSamples) }
+  }
+
+  /// The CI gate over the selected sessions: each flag's verdict, and the command line's
+  /// thresholds against every selected outcome. A p99 check needs at least 100 samples,
+  /// whatever the floor says.
   public func gate(matching filter: QueryFilter, thresholds: GateThresholds) throws -> GateResult {
+    let flags = try verdicts(matching: filter, minSamples: thresholds.minSamples)
     var checks: [GateCheck] = []
-    for flag in try flags(matching: filter) {
-      let floor = thresholds.minSamples ?? flag.minSamples ?? GateThresholds.defaultMinSamples
-      let subject = "flag \(flag.key) (on)"
-      if let maxErrorRate = flag.maxErrorRate {
-        checks.append(
-          GateCheck(
-            subject: subject, metric: .errorRate, value: flag.on.errorRate,
-            threshold: maxErrorRate, n: flag.on.n, minSamples: floor))
-      }
-      if let maxP99 = flag.maxP99Nanoseconds {
-        checks.append(
-          GateCheck(
-            subject: subject, metric: .p99, value: flag.on.p99Nanoseconds,
-            threshold: Double(maxP99), n: flag.on.n, minSamples: max(floor, 100)))
-      }
-    }
     if thresholds.maxErrorRate != nil || thresholds.maxP99Nanoseconds != nil {
       let floor = thresholds.minSamples ?? GateThresholds.defaultMinSamples
       var all = try latency(matching: filter, by: .session, percentiles: [99])
@@ -41,7 +33,7 @@ extension QueryDatabase {
             minSamples: max(floor, 100)))
       }
     }
-    return GateResult(checks: checks)
+    return GateResult(flags: flags.filter { !$0.checks.isEmpty }, global: checks)
   }
 
   /// The p99 over every selected outcome (one group, whatever the sessions).

@@ -42,7 +42,8 @@ public struct MannWhitneyTest: Equatable, Sendable {
   }
 
   /// The method's name, as printed in reports.
-  public static let method = "Mann-Whitney U, one-sided, normal approximation with tie and continuity corrections"
+  public static let method =
+    "Mann-Whitney U, one-sided, normal approximation with tie and continuity corrections"
 }
 
 /// The Hodges-Lehmann estimate of the shift between two samples: the median of all pairwise

@@ -57,17 +57,28 @@ public final class RecordingSession: DispatchObserver {
 
   /// Records the provider's flag definitions and current states, then every later change.
   public func attach(_ flags: InMemoryFlagProvider) {
+    recordInitialStates(of: flags, keys: flags.definitions.map(\.key))
+    flags.addObserver(self)
+  }
+
+  /// Records the provider's flag definitions and the states it serves now (read from its
+  /// database), so the session shows which side each flag was on.
+  public func attach(_ flags: DatabaseFlagProvider) {
+    recordInitialStates(of: flags, keys: flags.keys)
+  }
+
+  private func recordInitialStates(of flags: any FlagProvider, keys: [String]) {
     let now = MonotonicClock.nanoseconds()
-    for definition in flags.definitions {
-      append(.flagDefined(Box(definition)))
-      if let state = flags.state(of: definition.key) {
+    for key in keys {
+      let definition = flags.definition(of: key)
+      if let definition { append(.flagDefined(Box(definition))) }
+      if let state = flags.state(of: key) {
         let change = FlagChange(
-          key: definition.key, previous: nil, state: state, actor: "initial",
-          definition: definition, atNanoseconds: now)
+          key: key, previous: nil, state: state, actor: "initial", definition: definition,
+          atNanoseconds: now)
         append(.flagChanged(Box(change)))
       }
     }
-    flags.addObserver(self)
   }
 
   /// Runs `body` with this session as the observer of every control created inside it (and

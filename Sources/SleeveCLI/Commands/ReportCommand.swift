@@ -1,0 +1,65 @@
+import Foundation
+import SleeveQuery
+
+/// `sleeve report`: the rollout report.
+enum ReportCommand: Command {
+  static let spec = CommandSpec(
+    name: "report",
+    abstract: "The rollout report: each flag's verdict with its evidence, handlers, timelines.",
+    discussion: """
+      Markdown (default) fits a PR comment or CI summary; JSON has stable keys; HTML is one
+      self-contained page with charts (latency distribution per cohort, error rate per handler,
+      flag timelines).
+      """,
+    options: [
+      SharedOptions.db,
+      OptionSpec("format", value: "format", help: "markdown (default), json or html."),
+    ] + SharedOptions.filters + [
+      OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict."),
+      OptionSpec("out", value: "file", help: "Write the report to a file instead of stdout."),
+    ])
+
+  static var usesSharedFormat: Bool { false }
+
+  /// The formats a report comes in.
+  enum Format: String, CaseIterable {
+    case markdown, json, html
+  }
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    let filter = try SharedOptions.filter(arguments, context: context)
+    let format =
+      try context.value("format", in: arguments) { text throws(ValueError) in
+        try ValueParsers.choice(text, of: Format.self)
+      } ?? .markdown
+    let minSamples = try context.value("min-samples", in: arguments) { text throws(ValueError) in
+      try ValueParsers.count(text, minimum: 1)
+    }
+    let database = try QueryDatabase(path: context.databasePath)
+    let report = try database.rolloutReport(matching: filter, minSamples: minSamples)
+    let text =
+      switch format {
+      case .markdown: MarkdownReport.render(report)
+      case .json: JSONReport.render(report).text + "\n"
+      case .html: HTMLReport.render(report)
+      }
+    if let out = arguments["out"] {
+      do {
+        try text.write(toFile: out, atomically: true, encoding: .utf8)
+      } catch {
+        throw ReportWriteError(path: out, reason: error.localizedDescription)
+      }
+      context.console.error("Wrote the \(format.rawValue) report to \(out).\n")
+    } else {
+      context.console.out(text)
+    }
+    return .success
+  }
+}
+
+/// The report file could not be written.
+struct ReportWriteError: Error, CustomStringConvertible {
+  let path: String
+  let reason: String
+  var description: String { "cannot write the report to '\(path)': \(reason)" }
+}

@@ -1,0 +1,67 @@
+import SleeveQuery
+
+/// How checks and verdicts read in tables and JSON (shared by `check` and `report`).
+enum VerdictTable {
+  /// One row per check: what, value, threshold, n, floor, p-value, verdict, method.
+  static func table(_ checks: [GateCheck]) -> Table {
+    var table = Table(
+      columns: [
+        "check", "metric", "value", "threshold", "n", "min samples", "p-value", "verdict",
+        "method",
+      ], numeric: [2, 3, 4, 5, 6])
+    for check in checks {
+      table.rows.append([
+        Table.Cell(check.subject), Table.Cell(check.metric.rawValue),
+        Table.Cell(value(check), raw: Formatting.raw(check.value)),
+        Table.Cell(threshold(check), raw: Formatting.raw(check.threshold)),
+        Table.Cell(String(check.n)), Table.Cell(String(check.minSamples)),
+        Table.Cell(pValue(check.pValue), raw: Formatting.raw(check.pValue)),
+        Table.Cell(check.verdict.rawValue), Table.Cell(check.method),
+      ])
+    }
+    return table
+  }
+
+  /// A p-value with four decimals, `<0.0001` below that, `-` when there is none.
+  static func pValue(_ value: Double?) -> String {
+    guard let value else { return "-" }
+    return value < 0.0001 ? "<0.0001" : Formatting.fixed(value, digits: 4)
+  }
+
+  /// The check's value as people read it.
+  static func value(_ check: GateCheck) -> String {
+    switch check.metric {
+    case .p99, .latencyVersusOff: Formatting.duration(check.value)
+    case .errorRate, .errorRateVersusOff: Formatting.percent(check.value)
+    }
+  }
+
+  /// The check's threshold as people read it.
+  static func threshold(_ check: GateCheck) -> String {
+    switch check.metric {
+    case .p99, .latencyVersusOff: Formatting.duration(check.threshold)
+    case .errorRate, .errorRateVersusOff: Formatting.percent(check.threshold)
+    }
+  }
+}
+
+/// The JSON of verdicts and checks, with stable keys.
+enum VerdictJSON {
+  static func check(_ check: GateCheck) -> JSONValue {
+    .object([
+      ("subject", .string(check.subject)), ("metric", .string(check.metric.rawValue)),
+      ("value", .number(check.value)), ("threshold", .number(check.threshold)),
+      ("n", .integer(check.n)), ("minSamples", .integer(check.minSamples)),
+      ("pValue", .number(check.pValue)), ("verdict", .string(check.verdict.rawValue)),
+      ("method", .string(check.method)), ("detail", .text(check.detail)),
+    ])
+  }
+
+  static func flag(_ verdict: FlagVerdict) -> JSONValue {
+    .object([
+      ("flag", .string(verdict.flag)), ("decision", .string(verdict.decision.rawValue)),
+      ("notes", .array(verdict.notes.map { .string($0) })),
+      ("checks", .array(verdict.checks.map(check))),
+    ])
+  }
+}

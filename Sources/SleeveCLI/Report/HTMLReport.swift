@@ -1,0 +1,69 @@
+import SleeveQuery
+
+/// The rollout report as one self-contained HTML page: inline CSS and SVG charts, no scripts.
+enum HTMLReport {
+  static func render(_ report: RolloutReport) -> String {
+    var body = "<h1>Rollout report</h1>"
+    body +=
+      "<p class=\"decision \(report.decision.rawValue)\">Decision: <strong>"
+      + report.decision.rawValue + "</strong> " + e(ReportText.decisionLine(report)) + "</p>"
+    body += "<h2>Sessions</h2>" + table(ReportText.sessionsTable(report.sessions))
+    let end = report.sessions.map(\.lastSeenUnixNanoseconds).max() ?? 0
+    body += "<h2>Flags</h2>"
+    if report.flags.isEmpty { body += "<p>No flags in the selected sessions.</p>" }
+    for section in report.flags {
+      let flag = section.report
+      body +=
+        "<section><h3>\(e(flag.key)): <span class=\"\(section.verdict.decision.rawValue)\">"
+        + section.verdict.decision.rawValue + "</span></h3>"
+      body += "<p>\(e(ReportText.flagLine(flag)))</p>"
+      body += table(ReportText.cohortTable(flag))
+      if !section.verdict.checks.isEmpty {
+        body += table(VerdictTable.table(section.verdict.checks))
+      }
+      for note in section.verdict.notes { body += "<p class=\"note\">\(e(note))</p>" }
+      body +=
+        "<figure>"
+        + SVGCharts.latencyCDF(
+          flag: flag.key, on: section.report.on.durationsForCharts,
+          off: section.report.off.durationsForCharts) + "</figure>"
+      body +=
+        "<figure>"
+        + SVGCharts.timeline(
+          flag: flag.key, history: flag.history, endUnixNanoseconds: end) + "</figure>"
+      body += "</section>"
+    }
+    body += "<h2>Handlers</h2>" + table(ReportText.handlerTable(report.handlers))
+    body += "<figure>" + SVGCharts.errorRates(report.handlers) + "</figure>"
+    body += "<p class=\"note\">\(e(ReportText.methods))</p>"
+    return """
+      <!DOCTYPE html>
+      <html lang="en"><head><meta charset="utf-8"><title>Sleeve rollout report</title>
+      <style>
+      body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1100px;color:#222;padding:0 1rem}
+      table{border-collapse:collapse;margin:.6rem 0 1rem;font-size:13px}
+      th,td{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left}
+      td.n{text-align:right;font-variant-numeric:tabular-nums}
+      .decision{font-size:1.2rem}.promote{color:#1b7f3b}.hold{color:#9a6700}.rollback{color:#c0392b}
+      .note{color:#555}figure{margin:1rem 0}svg{max-width:100%;height:auto;background:#fafafa}
+      section{border-top:2px solid #eee;padding-top:.5rem}
+      </style></head><body>
+      """ + body + "</body></html>\n"
+  }
+
+  private static func e(_ text: String) -> String { SVGCharts.escape(text) }
+
+  private static func table(_ table: Table) -> String {
+    var html = "<table><thead><tr>"
+    html += table.columns.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>"
+    for row in table.rows {
+      html +=
+        "<tr>"
+        + row.enumerated().map { index, cell in
+          table.numeric.contains(index)
+            ? "<td class=\"n\">\(e(cell.display))</td>" : "<td>\(e(cell.display))</td>"
+        }.joined() + "</tr>"
+    }
+    return html + "</tbody></table>"
+  }
+}

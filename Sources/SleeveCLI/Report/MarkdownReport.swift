@@ -1,0 +1,144 @@
+import SleeveQuery
+
+/// The rollout report as Markdown: fits a PR comment or a CI job summary.
+enum MarkdownReport {
+  static func render(_ report: RolloutReport) -> String {
+    var out = "# Rollout report\n\n"
+    out += "**Decision: \(report.decision.rawValue)** \(ReportText.decisionLine(report))\n\n"
+    out += "## Sessions\n\n" + ReportText.sessionsTable(report.sessions).markdown
+    for session in report.sessions {
+      let environment = ReportText.environment(session)
+      if !environment.isEmpty {
+        out += "\nSession \(session.id) environment: \(environment)\n"
+      }
+    }
+    out += "\n## Flags\n"
+    if report.flags.isEmpty { out += "\nNo flags in the selected sessions.\n" }
+    for section in report.flags {
+      let flag = section.report
+      out += "\n### \(flag.key): \(section.verdict.decision.rawValue)\n\n"
+      out += ReportText.flagLine(flag) + "\n\n"
+      out += ReportText.cohortTable(flag).markdown + "\n"
+      if !section.verdict.checks.isEmpty {
+        out += VerdictTable.table(section.verdict.checks).markdown + "\n"
+      }
+      for note in section.verdict.notes { out += "> \(note)\n\n" }
+      if !flag.history.isEmpty {
+        out += "Timeline:\n\n"
+        out += flag.history.map { "- " + ReportText.changeLine($0) }.joined(separator: "\n") + "\n"
+      }
+    }
+    out += "\n## Handlers\n\n" + ReportText.handlerTable(report.handlers).markdown
+    out += "\n" + ReportText.methods + "\n"
+    return out
+  }
+}
+
+/// Text pieces every report format shares.
+enum ReportText {
+  static let methods =
+    "Methods: error rate = \(ErrorRateRow.method); percentiles = \(Percentile.method); "
+    + "flag-on vs flag-off at \(Int((1 - GateCheck.significance) * 100))% confidence."
+
+  static func decisionLine(_ report: RolloutReport) -> String {
+    let counts = [RolloutDecision.rollback, .hold, .promote].compactMap { decision -> String? in
+      let count = report.flags.filter { $0.verdict.decision == decision }.count
+      return count == 0 ? nil : "\(count) \(decision.rawValue)"
+    }
+    return "(\(report.flags.count) flag\(report.flags.count == 1 ? "" : "s")"
+      + (counts.isEmpty ? "" : ": " + counts.joined(separator: ", ")) + ")"
+  }
+
+  static func sessionsTable(_ sessions: [SessionSummary]) -> Table {
+    var table = Table(
+      columns: [
+        "id", "name", "started", "duration", "status", "outcomes", "runtime", "sleeve", "sqlite",
+        "host",
+      ], numeric: [0, 3, 5])
+    for session in sessions {
+      table.rows.append(
+        [
+          String(session.id), session.name,
+          Formatting.timestamp(unixNanoseconds: session.startedUnixNanoseconds),
+          Formatting.fixed(session.durationSeconds, digits: 1) + " s", session.status,
+          String(session.outcomes), session.metadata["runtime"] ?? "",
+          session.metadata["sleeveVersion"] ?? "", session.metadata["sqliteVersion"] ?? "",
+          session.metadata["host"] ?? "",
+        ].map { Table.Cell($0) })
+    }
+    return table
+  }
+
+  /// The recorded environment variables, `NAME=value, …`.
+  static func environment(_ session: SessionSummary) -> String {
+    let json = session.metadata["metadataJSON"] ?? ""
+    guard let start = json.range(of: "\"environment\":{")?.upperBound,
+      let end = json[start...].firstIndex(of: "}")
+    else { return "" }
+    let body = json[start..<end]
+    return body.isEmpty
+      ? ""
+      : String(body).replacingOccurrences(of: "\":\"", with: "=")
+        .replacingOccurrences(of: "\"", with: "")
+  }
+
+  static func flagLine(_ flag: FlagReport) -> String {
+    var parts = ["State: \(flag.state)"]
+    if let reason = flag.history.last?.reason { parts[0] += " (\(reason))" }
+    if let owner = flag.owner { parts.append("owner \(owner)") }
+    var thresholds: [String] = []
+    if let rate = flag.maxErrorRate {
+      thresholds.append("max error rate \(Formatting.percent(rate))")
+    }
+    if let p99 = flag.maxP99Nanoseconds {
+      thresholds.append("max p99 \(Formatting.duration(Double(p99)))")
+    }
+    if let minimum = flag.minSamples { thresholds.append("min samples \(minimum)") }
+    if !thresholds.isEmpty { parts.append("thresholds: " + thresholds.joined(separator: ", ")) }
+    return parts.joined(separator: " · ")
+  }
+
+  static func cohortTable(_ flag: FlagReport) -> Table {
+    var table = Table(
+      columns: ["cohort", "n", "error rate", "95% interval", "p50", "p95", "p99"],
+      numeric: [1, 2, 4, 5, 6])
+    for (name, cohort) in [("on", flag.on), ("off", flag.off)] {
+      table.rows.append(
+        [
+          name, String(cohort.n), Formatting.percent(cohort.errorRate),
+          interval(cohort.interval), Formatting.duration(cohort.p50Nanoseconds),
+          Formatting.duration(cohort.p95Nanoseconds),
+          Formatting.duration(cohort.p99Nanoseconds) + (cohort.p99Insufficient ? "*" : ""),
+        ].map { Table.Cell($0) })
+    }
+    return table
+  }
+
+  static func handlerTable(_ handlers: [RolloutReport.HandlerRow]) -> Table {
+    var table = Table(
+      columns: ["handler", "n", "failed", "error rate", "95% interval", "p50", "p95", "p99"],
+      numeric: [1, 2, 3, 5, 6, 7])
+    for row in handlers {
+      let points = row.latency.points
+      table.rows.append(
+        [
+          row.errors.key, String(row.errors.n), String(row.errors.failed),
+          Formatting.percent(row.errors.rate), interval(row.errors.interval),
+        ].map { Table.Cell($0) }
+          + points.map {
+            Table.Cell(Formatting.duration($0.nanoseconds) + ($0.insufficient ? "*" : ""))
+          })
+    }
+    return table
+  }
+
+  static func changeLine(_ change: FlagReport.Change) -> String {
+    Formatting.timestamp(unixNanoseconds: change.atUnixNanoseconds) + " " + change.state
+      + (change.reason.map { " (\($0))" } ?? "") + (change.actor.map { " by \($0)" } ?? "")
+      + (change.session == nil ? " [command line]" : "")
+  }
+
+  static func interval(_ interval: WilsonInterval?) -> String {
+    interval.map { "[\(Formatting.percent($0.lower)), \(Formatting.percent($0.upper))]" } ?? "-"
+  }
+}

@@ -1,0 +1,149 @@
+import SleeveQuery
+
+/// The report's charts as inline SVG: no scripts, no external resources.
+enum SVGCharts {
+  static let width = 640.0
+  static let height = 220.0
+  static let margin = (left: 70.0, right: 20.0, top: 28.0, bottom: 36.0)
+  static let colors = (
+    on: "#d95f02", off: "#1b9e77", enabled: "#1b9e77", disabled: "#7570b3",
+    rolledBack: "#d95f02"
+  )
+
+  /// The cumulative distribution of durations per cohort, up to the 99.5th percentile.
+  static func latencyCDF(flag: String, on: [Int64], off: [Int64]) -> String {
+    let cohorts = [("on", on.sorted(), colors.on), ("off", off.sorted(), colors.off)]
+      .filter { !$0.1.isEmpty }
+    var all = on + off
+    let top = max(Percentile.of(&all, at: [99.5])?.first ?? 1, 1)
+    var svg = open(title: "Latency distribution of \(flag): flag on vs off (cumulative)")
+    svg += axes(xLabel: "duration (\(Formatting.duration(top)) at right)", yLabel: "share")
+    for (index, (name, values, color)) in cohorts.enumerated() {
+      let points = stride(from: 0, to: 201, by: 1).map { step -> String in
+        let fraction = Double(step) / 200
+        let index = min(Int(fraction * Double(values.count - 1)), values.count - 1)
+        let x = plotX(min(Double(values[index]) / top, 1))
+        let y = plotY(fraction)
+        return "\(fixed(x)),\(fixed(y))"
+      }
+      svg +=
+        "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\""
+        + points.joined(separator: " ") + "\"/>"
+      svg += legend(index: index, name: "flag \(name) (n \(values.count))", color: color)
+    }
+    return svg + "</svg>"
+  }
+
+  /// The error rate per handler with its Wilson 95% interval.
+  static func errorRates(_ handlers: [RolloutReport.HandlerRow]) -> String {
+    let rows = Array(handlers.prefix(12))
+    let top = max(rows.compactMap { $0.errors.interval?.upper }.max() ?? 0.01, 0.01)
+    let rowHeight = 22.0
+    let chartHeight = margin.top + margin.bottom + rowHeight * Double(max(rows.count, 1))
+    var svg = open(title: "Error rate per handler (bars) with 95% interval", height: chartHeight)
+    for (index, row) in rows.enumerated() {
+      let y = margin.top + rowHeight * Double(index)
+      let rate = row.errors.rate ?? 0
+      let labelX = fixed(margin.left + 100)
+      svg +=
+        "<text x=\"\(labelX)\" y=\"\(fixed(y + 15))\" text-anchor=\"end\" font-size=\"11\">"
+        + escape(row.errors.key) + "</text>"
+      let barX = margin.left + 105
+      let barWidth = (width - barX - margin.right) * rate / top
+      svg +=
+        "<rect x=\"\(fixed(barX))\" y=\"\(fixed(y + 4))\" width=\"\(fixed(barWidth))\" "
+        + "height=\"14\" fill=\"\(colors.off)\"/>"
+      if let interval = row.errors.interval {
+        let low = barX + (width - barX - margin.right) * interval.lower / top
+        let high = barX + (width - barX - margin.right) * interval.upper / top
+        svg +=
+          "<line x1=\"\(fixed(low))\" x2=\"\(fixed(high))\" y1=\"\(fixed(y + 11))\" "
+          + "y2=\"\(fixed(y + 11))\" stroke=\"#333\" stroke-width=\"1.5\"/>"
+      }
+      svg +=
+        "<text x=\"\(fixed(width - 4))\" y=\"\(fixed(y + 15))\" text-anchor=\"end\" "
+        + "font-size=\"10\">\(escape(Formatting.percent(rate)))</text>"
+    }
+    return svg + "</svg>"
+  }
+
+  /// A flag's states over time, one coloured band per state.
+  static func timeline(flag: String, history: [FlagReport.Change], endUnixNanoseconds: Int64)
+    -> String
+  {
+    let chartHeight = 90.0
+    var svg = open(title: "State of \(flag) over time", height: chartHeight)
+    guard let first = history.first else { return svg + "</svg>" }
+    let start = first.atUnixNanoseconds
+    let span = Double(max(endUnixNanoseconds - start, 1))
+    for (index, change) in history.enumerated() {
+      let end =
+        index + 1 < history.count ? history[index + 1].atUnixNanoseconds : endUnixNanoseconds
+      let x = plotX(Double(change.atUnixNanoseconds - start) / span)
+      let bandWidth = max(plotX(Double(end - start) / span) - x, 1)
+      let color =
+        switch change.state {
+        case "enabled": colors.enabled
+        case "rolledBack": colors.rolledBack
+        default: colors.disabled
+        }
+      svg +=
+        "<rect x=\"\(fixed(x))\" y=\"34\" width=\"\(fixed(bandWidth))\" height=\"24\" "
+        + "fill=\"\(color)\"><title>\(escape(ReportText.changeLine(change)))</title></rect>"
+      svg += "<text x=\"\(fixed(x + 3))\" y=\"72\" font-size=\"10\">\(escape(change.state))</text>"
+    }
+    return svg + "</svg>"
+  }
+
+  private static func open(title: String, height: Double = height) -> String {
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(fixed(width)) \(fixed(height))\" "
+      + "width=\"\(fixed(width))\" height=\"\(fixed(height))\" role=\"img\" "
+      + "aria-label=\"\(escape(title))\"><title>\(escape(title))</title>"
+      + "<text x=\"\(fixed(margin.left))\" y=\"18\" font-size=\"13\" font-weight=\"600\">"
+      + escape(title) + "</text>"
+  }
+
+  private static func axes(xLabel: String, yLabel: String) -> String {
+    let left = fixed(margin.left)
+    let bottom = fixed(height - margin.bottom)
+    return "<line x1=\"\(left)\" y1=\"\(fixed(margin.top))\" x2=\"\(left)\" y2=\"\(bottom)\" "
+      + "stroke=\"#888\"/><line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(fixed(width - margin.right))\" "
+      + "y2=\"\(bottom)\" stroke=\"#888\"/>"
+      + "<text x=\"\(fixed(width / 2))\" y=\"\(fixed(height - 8))\" font-size=\"11\" "
+      + "text-anchor=\"middle\">\(escape(xLabel))</text>"
+      + "<text x=\"14\" y=\"\(fixed(height / 2))\" font-size=\"11\">\(escape(yLabel))</text>"
+  }
+
+  private static func legend(index: Int, name: String, color: String) -> String {
+    let y = margin.top + 12 + 16 * Double(index)
+    return "<rect x=\"\(fixed(width - 190))\" y=\"\(fixed(y - 9))\" width=\"10\" height=\"10\" "
+      + "fill=\"\(color)\"/><text x=\"\(fixed(width - 175))\" y=\"\(fixed(y))\" font-size=\"11\">"
+      + escape(name) + "</text>"
+  }
+
+  private static func plotX(_ fraction: Double) -> Double {
+    margin.left + (width - margin.left - margin.right) * fraction
+  }
+
+  private static func plotY(_ fraction: Double) -> Double {
+    height - margin.bottom - (height - margin.top - margin.bottom) * fraction
+  }
+
+  static func fixed(_ value: Double) -> String { Formatting.fixed(value, digits: 1) }
+
+  /// Text safe inside HTML and SVG.
+  static func escape(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      switch character {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&#39;"
+      default: out.append(character)
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,95 @@
+import SleeveCore
+import SleeveStore
+import Synchronization
+
+/// A ``FlagProvider`` that reads flag states from a Sleeve database: what `sleeve rollback`,
+/// `enable` and `disable` recorded there, and the states sessions recorded. A rollback takes
+/// effect in the next session that opens (or ``refresh()``es) the provider, with no code
+/// change.
+///
+/// ```swift
+/// let flags = try DatabaseFlagProvider(path: "sleeve.sqlite", definitions: [newCheckout])
+/// let pay = Button(name: "checkout.pay", flags: flags)
+/// ```
+///
+/// Reads are served from memory (safe from any thread); the file is read at creation and on
+/// `refresh()`.
+public final class DatabaseFlagProvider: FlagProvider {
+  /// The database file.
+  public let path: String
+  private let fallbackStates: [String: FlagState]
+  private let codeDefinitions: [String: FlagDefinition]
+  private let snapshot = Mutex<Snapshot>(Snapshot())
+
+  private struct Snapshot {
+    var states: [String: FlagState] = [:]
+    var definitions: [String: FlagDefinition] = [:]
+  }
+
+  /// Opens `path` (creating and migrating it when missing) and reads its flags.
+  ///
+  /// - Parameters:
+  ///   - path: The Sleeve database.
+  ///   - defaults: States for flags the database has never recorded.
+  ///   - definitions: Definitions from code; they win over definitions recorded in the file.
+  /// - Throws: `RecorderError` when the file cannot be read as a Sleeve database.
+  public init(
+    path: String, defaults: [String: FlagState] = [:], definitions: [FlagDefinition] = []
+  ) throws {
+    self.path = path
+    fallbackStates = defaults
+    var byKey: [String: FlagDefinition] = [:]
+    for definition in definitions { byKey[definition.key] = definition }
+    codeDefinitions = byKey
+    try refresh()
+  }
+
+  /// Re-reads the states and definitions from the file.
+  public func refresh() throws {
+    do {
+      let ledger = FlagLedger(connection: try SleeveDatabase.openForWriting(path: path))
+      var fresh = Snapshot()
+      for (key, change) in try ledger.latestStates() {
+        fresh.states[key] = Self.state(change)
+      }
+      for (key, definition) in try ledger.latestDefinitions() {
+        fresh.definitions[key] = FlagDefinition(
+          key: key, owner: definition.owner,
+          thresholds: FlagThresholds(
+            maxErrorRate: definition.maxErrorRate,
+            maxP99: definition.maxP99Nanoseconds.map { .nanoseconds($0) },
+            minSamples: definition.minSamples))
+      }
+      fresh.definitions.merge(codeDefinitions) { _, code in code }
+      snapshot.withLock { $0 = fresh }
+    } catch let error as StoreError {
+      throw RecorderError.store(error)
+    } catch let error as SQLiteError {
+      throw RecorderError.sqlite(error, path: path)
+    }
+  }
+
+  /// The recorded state, else the default given at creation, else `nil` (served `off`).
+  public func state(of key: String) -> FlagState? {
+    snapshot.withLock { $0.states[key] } ?? fallbackStates[key]
+  }
+
+  /// The definition from code, else the one last recorded in the file.
+  public func definition(of key: String) -> FlagDefinition? {
+    snapshot.withLock { $0.definitions[key] }
+  }
+
+  /// Every flag with a state or a definition, by key.
+  public var keys: [String] {
+    let known = snapshot.withLock { Set($0.states.keys).union($0.definitions.keys) }
+    return known.union(fallbackStates.keys).sorted()
+  }
+
+  private static func state(_ change: FlagLedger.Change) -> FlagState {
+    switch change.state {
+    case "enabled": .enabled
+    case "rolledBack": .rolledBack(reason: change.reason ?? "")
+    default: .disabled
+    }
+  }
+}

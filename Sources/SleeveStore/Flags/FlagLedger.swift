@@ -1,0 +1,112 @@
+/// The flag states recorded in a Sleeve database: every change, from a session or from the
+/// command line, and the latest state of each flag.
+///
+/// ```swift
+/// let ledger = try FlagLedger(connection: SleeveDatabase.openForWriting(path: "sleeve.sqlite"))
+/// try ledger.record(FlagLedger.Change(key: "new-checkout", state: "rolledBack",
+///                                     reason: "p99 over budget", actor: "oncall"))
+/// ```
+public struct FlagLedger {
+  /// One change to record, or the latest state of a flag.
+  public struct Change: Equatable, Sendable {
+    /// The flag's key.
+    public let key: String
+    /// `enabled`, `disabled` or `rolledBack`.
+    public let state: String
+    /// Why (required for a rollback).
+    public let reason: String?
+    /// Who.
+    public let actor: String?
+    /// When, Unix nanoseconds.
+    public let atUnixNanoseconds: Int64
+
+    /// Creates a change happening now.
+    public init(
+      key: String, state: String, reason: String?, actor: String?,
+      atUnixNanoseconds: Int64 = WallClock.unixNanoseconds()
+    ) {
+      self.key = key
+      self.state = state
+      self.reason = reason
+      self.actor = actor
+      self.atUnixNanoseconds = atUnixNanoseconds
+    }
+  }
+
+  /// A flag's definition as last recorded by a session.
+  public struct Definition: Equatable, Sendable {
+    /// The owner.
+    public let owner: String
+    /// The highest acceptable error rate.
+    public let maxErrorRate: Double?
+    /// The highest acceptable p99, nanoseconds.
+    public let maxP99Nanoseconds: Int64?
+    /// The fewest samples for a verdict.
+    public let minSamples: Int
+  }
+
+  let connection: Connection
+
+  /// A ledger over an open database.
+  public init(connection: Connection) {
+    self.connection = connection
+  }
+
+  /// Whether the database has ever seen `key`: defined by a session or changed.
+  public func knows(_ key: String) throws -> Bool {
+    let statement = try connection.prepare(
+      """
+      SELECT EXISTS (SELECT 1 FROM flags WHERE key = ?1)
+        OR EXISTS (SELECT 1 FROM flag_events WHERE key = ?1)
+      """)
+    try statement.bind(key, at: 1)
+    _ = try statement.step()
+    return statement.int64(at: 0) != 0
+  }
+
+  /// Records a change made outside any session (from the command line).
+  public func record(_ change: Change) throws {
+    let statement = try connection.prepare(
+      """
+      INSERT INTO flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
+      VALUES (NULL, ?, ?, ?, ?, ?, NULL)
+      """)
+    try statement.bind(change.key, at: 1)
+    try statement.bind(change.state, at: 2)
+    try statement.bind(change.reason, at: 3)
+    try statement.bind(change.actor, at: 4)
+    try statement.bind(change.atUnixNanoseconds, at: 5)
+    try statement.run()
+  }
+
+  /// The latest change of every flag, whoever made it.
+  public func latestStates() throws -> [String: Change] {
+    let statement = try connection.prepare(
+      "SELECT key, state, reason, actor, at_unix_ns FROM flag_events ORDER BY at_unix_ns, id")
+    var latest: [String: Change] = [:]
+    while try statement.step() {
+      let key = statement.text(at: 0) ?? ""
+      latest[key] = Change(
+        key: key, state: statement.text(at: 1) ?? "", reason: statement.text(at: 2),
+        actor: statement.text(at: 3), atUnixNanoseconds: statement.int64(at: 4))
+    }
+    return latest
+  }
+
+  /// Each flag's definition from the most recent session that defined it.
+  public func latestDefinitions() throws -> [String: Definition] {
+    let statement = try connection.prepare(
+      """
+      SELECT f.key, f.owner, f.max_error_rate, f.max_p99_ns, f.min_samples
+      FROM flags f JOIN sessions s ON s.id = f.session_id ORDER BY s.started_unix_ns, s.id
+      """)
+    var definitions: [String: Definition] = [:]
+    while try statement.step() {
+      definitions[statement.text(at: 0) ?? ""] = Definition(
+        owner: statement.text(at: 1) ?? "", maxErrorRate: statement.double(at: 2),
+        maxP99Nanoseconds: statement.optionalInt64(at: 3),
+        minSamples: Int(statement.int64(at: 4)))
+    }
+    return definitions
+  }
+}
