@@ -74,6 +74,42 @@ struct RolloutTests {
     #expect(flags.out.contains("enabled by ci [command line]"))
   }
 
+  /// The README's rollout example, run for real.
+  func readmeRolloutExample(databasePath: String, session: RecordingSession) throws -> Button {
+    func legacyPay() throws {}
+    func newPay() throws {}
+    // ROLLOUT:begin
+    let newCheckout = FlagDefinition(
+      key: "new-checkout", owner: "payments",
+      thresholds: FlagThresholds(maxErrorRate: 0.02, maxP99: .milliseconds(5), minSamples: 50))
+    let flags = try DatabaseFlagProvider(path: databasePath, definitions: [newCheckout])
+    session.attach(flags)  // records the definitions and the states served
+    let pay = Button(name: "checkout.pay", flags: flags)
+    pay.on(.touchUpInside, flag: "new-checkout", fallback: { _ in try legacyPay() }) { _ in
+      try newPay()
+    }
+    // ROLLOUT:end
+    return pay
+  }
+
+  @Test("the README's rollout example runs, and the README shows exactly it")
+  func readmeRolloutExampleRuns() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("readme.sqlite")
+    let session = try Recorder(path: path).startSession(name: "readme")
+    let pay = try readmeRolloutExample(databasePath: path, session: session)
+    session.attach(pay)
+    pay.sendActions(for: .touchUpInside)
+    try await session.end()
+    let reader = try Connection(path: path, mode: .readOnly)
+    #expect(try reader.scalarInt("SELECT variant FROM outcomes") == 0)
+    #expect(try reader.scalarText("SELECT owner FROM flags") == "payments")
+    let (tested, shown) = try ReadmeSnippet.pair(
+      testFile: #filePath, marker: "ROLLOUT", heading: "## Rolling out behind flags")
+    #expect(!tested.isEmpty)
+    #expect(tested == shown)
+  }
+
   @Test("check --apply rolls back the flags whose verdict is rollback, with the failing checks")
   func checkApplyRollsBack() async throws {
     let directory = TemporaryDirectory()

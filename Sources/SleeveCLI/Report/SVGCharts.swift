@@ -1,5 +1,11 @@
 import SleeveQuery
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The report's charts as inline SVG: no scripts, no external resources.
 enum SVGCharts {
   static let width = 640.0
@@ -10,21 +16,31 @@ enum SVGCharts {
     rolledBack: "#d95f02"
   )
 
-  /// The cumulative distribution of durations per cohort, up to the 99.5th percentile.
+  /// The cumulative distribution of durations per cohort on a logarithmic time axis, from
+  /// the shortest duration to the 99.5th percentile.
   static func latencyCDF(flag: String, on: [Int64], off: [Int64]) -> String {
     let cohorts = [("on", on.sorted(), colors.on), ("off", off.sorted(), colors.off)]
       .filter { !$0.1.isEmpty }
     var all = on + off
-    let top = max(Percentile.of(&all, at: [99.5])?.first ?? 1, 1)
+    let top = max(Percentile.of(&all, at: [99.5])?.first ?? 1, 2)
+    let bottom = max(Double(all.min() ?? 1), 1)
+    let span = max(log10(top) - log10(bottom), 1e-9)
+    func position(_ value: Double) -> Double {
+      min(max((log10(max(value, bottom)) - log10(bottom)) / span, 0), 1)
+    }
     var svg = open(title: "Latency distribution of \(flag): flag on vs off (cumulative)")
-    svg += axes(xLabel: "duration (\(Formatting.duration(top)) at right)", yLabel: "share")
+    svg += axes(xLabel: "duration (log scale)", yLabel: "share")
+    for fraction in [0.0, 0.5, 1.0] {
+      let value = pow(10, log10(bottom) + span * fraction)
+      svg +=
+        "<text x=\"\(fixed(plotX(fraction)))\" y=\"\(fixed(height - margin.bottom + 14))\" "
+        + "font-size=\"10\" text-anchor=\"middle\">\(escape(Formatting.duration(value)))</text>"
+    }
     for (index, (name, values, color)) in cohorts.enumerated() {
       let points = stride(from: 0, to: 201, by: 1).map { step -> String in
         let fraction = Double(step) / 200
         let index = min(Int(fraction * Double(values.count - 1)), values.count - 1)
-        let x = plotX(min(Double(values[index]) / top, 1))
-        let y = plotY(fraction)
-        return "\(fixed(x)),\(fixed(y))"
+        return "\(fixed(plotX(position(Double(values[index]))))),\(fixed(plotY(fraction)))"
       }
       svg +=
         "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\""
@@ -49,13 +65,14 @@ enum SVGCharts {
         "<text x=\"\(labelX)\" y=\"\(fixed(y + 15))\" text-anchor=\"end\" font-size=\"11\">"
         + escape(row.errors.key) + "</text>"
       let barX = margin.left + 105
-      let barWidth = (width - barX - margin.right) * rate / top
+      let barSpace = width - barX - 70
+      let barWidth = barSpace * rate / top
       svg +=
         "<rect x=\"\(fixed(barX))\" y=\"\(fixed(y + 4))\" width=\"\(fixed(barWidth))\" "
         + "height=\"14\" fill=\"\(colors.off)\"/>"
       if let interval = row.errors.interval {
-        let low = barX + (width - barX - margin.right) * interval.lower / top
-        let high = barX + (width - barX - margin.right) * interval.upper / top
+        let low = barX + barSpace * interval.lower / top
+        let high = barX + barSpace * interval.upper / top
         svg +=
           "<line x1=\"\(fixed(low))\" x2=\"\(fixed(high))\" y1=\"\(fixed(y + 11))\" "
           + "y2=\"\(fixed(y + 11))\" stroke=\"#333\" stroke-width=\"1.5\"/>"
@@ -115,7 +132,7 @@ enum SVGCharts {
   }
 
   private static func legend(index: Int, name: String, color: String) -> String {
-    let y = margin.top + 12 + 16 * Double(index)
+    let y = height - margin.bottom - 30 + 16 * Double(index)
     return "<rect x=\"\(fixed(width - 190))\" y=\"\(fixed(y - 9))\" width=\"10\" height=\"10\" "
       + "fill=\"\(color)\"/><text x=\"\(fixed(width - 175))\" y=\"\(fixed(y))\" font-size=\"11\">"
       + escape(name) + "</text>"
