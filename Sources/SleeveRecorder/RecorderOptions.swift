@@ -35,6 +35,9 @@ public struct RecorderOptions: Sendable {
   /// Extra `PRAGMA` settings for the writer's connection, run after setup and migration, e.g.
   /// `["cache_size = -8000"]` (or `["max_page_count = 64"]` to simulate a full disk).
   public var pragmas: [String]
+  /// The permissions of a database file the recorder creates (default `0o600`: owner only).
+  /// An existing file keeps its permissions.
+  public var fileMode: UInt32
   /// Called on the writer thread for every failed write, with the events it lost. Never
   /// called on the firing thread; never throws into a handler.
   public var onWriteError: (@Sendable (RecorderError) -> Void)?
@@ -44,9 +47,10 @@ public struct RecorderOptions: Sendable {
   public init(
     durability: Durability = .batched, whenFull: WhenFull = .drop, bufferCapacity: Int = 65_536,
     flushCount: Int = 4_096, flushInterval: Duration = .milliseconds(100),
-    busyTimeout: Duration = .seconds(5), pragmas: [String] = [],
+    busyTimeout: Duration = .seconds(5), pragmas: [String] = [], fileMode: UInt32 = 0o600,
     onWriteError: (@Sendable (RecorderError) -> Void)? = nil
   ) {
+    self.fileMode = fileMode
     self.pragmas = pragmas
     self.durability = durability
     self.whenFull = whenFull

@@ -11,6 +11,11 @@ final class BatchWriter {
   private let statements: Statements
   private(set) var sessions: [SessionKey: WriterSession] = [:]
   private var lastHeartbeat: Int64 = 0
+  /// Every control described so far (a handful per app), so a control row lost with a failed
+  /// batch can be written again.
+  private var controlDescriptions: [UInt64: ControlInfo] = [:]
+  /// Every handler described so far, for the same reason.
+  private var registrationDescriptions: [UInt64: RegistrationInfo] = [:]
 
   init(connection: Connection) throws {
     self.connection = connection
@@ -22,6 +27,7 @@ final class BatchWriter {
   /// Writes `batch`; `dropped` gives each session's drop count for its row.
   /// - Returns: The error when the batch failed (it was rolled back).
   func write(_ batch: Batch, dropped: (SessionKey) -> Int) -> SQLiteError? {
+    rememberControls(in: batch)
     var staged = sessions
     var newControls: [SessionKey: Set<UInt64>] = [:]
     do {
@@ -34,8 +40,9 @@ final class BatchWriter {
             try apply(pending, to: &staged, newControls: &newControls)
           }
         }
-        try writeFires(batch.fires, of: staged)
-        try writeOutcomes(batch.outcomes, errors: batch.errors, to: &staged)
+        try writeFires(batch.fires, to: &staged, newControls: &newControls)
+        try writeOutcomes(
+          batch.outcomes, errors: batch.errors, to: &staged, newControls: &newControls)
         for pending in ends { try apply(pending, to: &staged, newControls: &newControls) }
         try persistProgress(of: &staged, dropped: dropped, force: !batch.isEmpty)
       }
@@ -55,6 +62,28 @@ final class BatchWriter {
     }
   }
 
+  /// Keeps the description of every control and handler the batch mentions, before anything
+  /// can fail, so rows lost with a failed batch can be written again when needed.
+  private func rememberControls(in batch: Batch) {
+    for pending in batch.structural {
+      switch pending.event {
+      case .controlSeen(let control):
+        controlDescriptions[control.id.rawValue] = control
+      case .registered(let box):
+        controlDescriptions[box.value.control.id.rawValue] = box.value.control
+        registrationDescriptions[box.value.id.rawValue] = box.value
+      default: break
+      }
+    }
+  }
+
+  /// Counts `batch` as failed without writing it (the file is no longer the one opened).
+  func fail(_ batch: Batch, error: SQLiteError) -> SQLiteError {
+    rememberControls(in: batch)
+    recordLoss(of: batch, error: error)
+    return error
+  }
+
   /// Refreshes heartbeats of idle sessions about once a second.
   func heartbeat(dropped: (SessionKey) -> Int) {
     guard WallClock.unixNanoseconds() - lastHeartbeat > 1_000_000_000, !sessions.isEmpty else {
@@ -64,12 +93,24 @@ final class BatchWriter {
   }
 
   /// Fires, run by run (one session lookup per run).
-  private func writeFires(_ fires: Lane<FireRecord>, of staged: [SessionKey: WriterSession])
-    throws
-  {
+  private func writeFires(
+    _ fires: Lane<FireRecord>, to staged: inout [SessionKey: WriterSession],
+    newControls: inout [SessionKey: Set<UInt64>]
+  ) throws {
     try fires.forEachRun { key, start, end in
-      guard let session = staged[key], session.rowID != 0 else { return }
-      try fires.records.forEach(from: start, to: end) { try insert($0, of: session) }
+      guard var session = staged[key], session.rowID != 0 else { return }
+      defer { staged[key] = session }
+      try fires.records.forEach(from: start, to: end) { fire in
+        // The control's row may have been lost with a failed batch: write it again from its
+        // description before the fire that needs it.
+        if !session.knownControls.contains(fire.control),
+          newControls[key]?.contains(fire.control) != true,
+          let control = controlDescriptions[fire.control]
+        {
+          try ensureControl(control, of: &session, key: key, newControls: &newControls)
+        }
+        try insert(fire, of: session)
+      }
     }
   }
 
@@ -77,13 +118,21 @@ final class BatchWriter {
   /// counted as failed instead of written.
   private func writeOutcomes(
     _ outcomes: Lane<OutcomeRecord>, errors: [any Error],
-    to staged: inout [SessionKey: WriterSession]
+    to staged: inout [SessionKey: WriterSession], newControls: inout [SessionKey: Set<UInt64>]
   ) throws {
     try outcomes.forEachRun { key, start, end in
       guard var session = staged[key], session.rowID != 0 else { return }
       defer { staged[key] = session }
       let checkLosses = !session.lostFires.isEmpty || !session.lostRegistrations.isEmpty
       try outcomes.records.forEach(from: start, to: end) { record in
+        if checkLosses, session.lostRegistrations.contains(record.registration),
+          let info = registrationDescriptions[record.registration]
+        {
+          // The handler's row was lost with a failed batch: write it again.
+          try ensureControl(info.control, of: &session, key: key, newControls: &newControls)
+          try insertOrUpdate(info, of: session, forceInsert: true)
+          session.lostRegistrations.remove(record.registration)
+        }
         if checkLosses,
           session.lostFires.contains(record.fire)
             || session.lostRegistrations.contains(record.registration)
@@ -178,9 +227,11 @@ final class BatchWriter {
     newControls[key, default: []].insert(number)
   }
 
-  private func insertOrUpdate(_ info: RegistrationInfo, of session: WriterSession) throws {
+  private func insertOrUpdate(
+    _ info: RegistrationInfo, of session: WriterSession, forceInsert: Bool = false
+  ) throws {
     let id = session.rowID(info.id.rawValue)
-    if info.change == .eventsChanged {
+    if info.change == .eventsChanged && !forceInsert {
       try statements.updateRegistrationEvents.bind(Int64(info.events.rawValue), at: 1)
       try statements.updateRegistrationEvents.bind(id, at: 2)
       try statements.updateRegistrationEvents.run()

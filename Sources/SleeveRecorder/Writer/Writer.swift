@@ -3,6 +3,10 @@ import Foundation
 import SleeveStore
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The background writer: one thread that owns the connection and drains the buffer in
 /// batches until the recorder closes.
 ///
@@ -84,6 +88,7 @@ final class Writer: Sendable {
   }
 
   private func openBatchWriter() -> BatchWriter? {
+    FileIdentity.createIfMissing(path, mode: mode_t(options.fileMode))
     do {
       let connection = try SleeveDatabase.openForWriting(
         path: path, busyTimeout: options.busyTimeout)
@@ -103,12 +108,19 @@ final class Writer: Sendable {
 
   private func drain(with batchWriter: BatchWriter) {
     var batch = Batch()
+    let identity = FileIdentity(path: path)
     while true {
       let (last, closed) = buffer.takeBatch(into: &batch, waitingUpTo: options.flushInterval)
+      let replaced = FileIdentity(path: path) != identity
       if batch.isEmpty {
-        batchWriter.heartbeat(dropped: buffer.droppedCount(for:))
+        if !replaced { batchWriter.heartbeat(dropped: buffer.droppedCount(for:)) }
       } else {
-        let failure = batchWriter.write(batch, dropped: buffer.droppedCount(for:))
+        // Writing into a file that was deleted or replaced under us would lose the events
+        // silently: count them as failed instead, and say so.
+        let failure =
+          replaced
+          ? batchWriter.fail(batch, error: Self.replacedError)
+          : batchWriter.write(batch, dropped: buffer.droppedCount(for:))
         publishSessionStarts(in: batch, failure: failure, writer: batchWriter)
         publishFailures(in: batch, failure: failure, writer: batchWriter)
         if let failure {
@@ -120,6 +132,11 @@ final class Writer: Sendable {
       if closed && buffer.lastAccepted == last { return }
     }
   }
+
+  static let replacedError = SQLiteError(
+    code: 10,
+    message: "the database file was deleted or replaced while recording; events are not "
+      + "written (start a new Recorder to record into the new file)")
 
   private func publishFailures(
     in batch: Batch, failure: SQLiteError?, writer: BatchWriter

@@ -1,0 +1,167 @@
+import Foundation
+import SleeveCore
+import SleeveRecorder
+import SleeveStore
+import SleeveTestSupport
+import Synchronization
+import Testing
+
+@MainActor
+@Suite("Faults: recovery and accounting")
+struct FaultRecoveryTests {
+  /// Records `fires` fires of a one-handler button; returns how many times the handler ran.
+  func fire(_ button: Button, times fires: Int) -> Int {
+    var ran = 0
+    for _ in 0..<fires {
+      button.sendActions(for: .touchUpInside)
+      ran += 1
+    }
+    return ran
+  }
+
+  @Test("a new database file is created owner-only (0600), and so are its WAL files")
+  func newFilesAreOwnerOnly() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("private.sqlite")
+    let recorder = try Recorder(path: path)
+    let session = try recorder.startSession(name: "private")
+    await session.flush()
+    for file in [path, path + "-wal", path + "-shm"] {
+      let attributes = try FileManager.default.attributesOfItem(atPath: file)
+      let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+      #expect(mode == 0o600, "\(file) has mode \(String(mode, radix: 8))")
+    }
+    try await session.end()
+  }
+
+  @Test("a lock held past the busy timeout fails a batch; recording resumes when it is released")
+  func lockPastTimeoutThenResume() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("locked.sqlite")
+    let errors = Mutex<[RecorderError]>([])
+    let recorder = try Recorder(
+      path: path,
+      options: RecorderOptions(
+        whenFull: .block, busyTimeout: .milliseconds(50),
+        onWriteError: { error in errors.withLock { $0.append(error) } }))
+    let session = try recorder.startSession(name: "locked")
+    let button = Button(name: "b", observer: session)
+    button.on(.touchUpInside) { _ in }
+    let blocker = try Connection(path: path)
+    try blocker.execute("BEGIN IMMEDIATE")
+    #expect(fire(button, times: 100) == 100)
+    await session.flush()
+    try blocker.execute("COMMIT")
+    #expect(errors.withLock { $0.first?.sqliteError?.primaryCode } == SQLiteError.busy)
+    guard case .failedWrites(let failed, _) = session.status else {
+      Issue.record("status \(session.status)")
+      return
+    }
+    #expect(fire(button, times: 100) == 100)
+    try await session.end()
+    let reader = try Inspector(path: path)
+    let written = try reader.count("fires") + reader.count("outcomes")
+    // Failed events include the two structural ones of the first batch (the control and the
+    // handler), which the writer wrote again when the lock cleared.
+    #expect(written + failed + session.droppedEvents == 400 + 2)
+    #expect(try reader.count("fires") == 100)  // the second hundred, after the lock cleared
+    #expect(try reader.count("outcomes") == 100)
+    #expect(try reader.count("registrations") == 1)
+    #expect(try reader.text("SELECT status FROM sessions") == "ended")
+  }
+
+  @Test("a read-only database fails every write, counted, and the app keeps dispatching")
+  func readOnlyDatabase() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("readonly.sqlite")
+    let errors = Mutex(0)
+    // query_only makes the connection read-only even for root, who ignores file modes.
+    let recorder = try Recorder(path: path)
+    let session = try recorder.startSession(name: "before")
+    try await session.end()
+    let readOnly = try Recorder(
+      path: path,
+      options: RecorderOptions(
+        pragmas: ["query_only = 1"], onWriteError: { _ in errors.withLock { $0 += 1 } }))
+    #expect(throws: RecorderError.self) { try readOnly.startSession(name: "never") }
+    #expect(errors.withLock { $0 } >= 1)
+  }
+
+  @Test(
+    "a database deleted under a running recorder: events counted as failed, never written blindly")
+  func deletedUnderTheRecorder() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("deleted.sqlite")
+    let errors = Mutex<[String]>([])
+    let recorder = try Recorder(
+      path: path,
+      options: RecorderOptions(onWriteError: { error in
+        errors.withLock { $0.append(error.description) }
+      }))
+    let session = try recorder.startSession(name: "deleted")
+    let button = Button(name: "b", observer: session)
+    button.on(.touchUpInside) { _ in }
+    #expect(fire(button, times: 10) == 10)
+    await session.flush()
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: path + suffix)
+    }
+    #expect(fire(button, times: 50) == 50)
+    await session.flush()
+    guard case .failedWrites(let failed, let lastError) = session.status else {
+      Issue.record("status \(session.status)")
+      return
+    }
+    #expect(failed == 100)
+    #expect(lastError.contains("deleted or replaced"))
+    #expect(errors.withLock { $0.allSatisfy { $0.contains("deleted or replaced") } })
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test("a path whose directory does not exist is refused at once with a clear error")
+  func missingDirectoryIsRefused() throws {
+    let error = try #require(throws: RecorderError.self) {
+      try Recorder(path: "/nonexistent/directory/sleeve.sqlite")
+    }
+    #expect(
+      error.description.hasPrefix("cannot record into '/nonexistent/directory/sleeve.sqlite'"))
+    #expect(error.sqliteError?.primaryCode == SQLiteError.cantOpen)
+  }
+
+  @Test("a fire storm of nested handlers hits the depth limit and is recorded as such")
+  func fireStormIsRecorded() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("storm.sqlite")
+    let session = try Recorder(path: path).startSession(name: "storm")
+    let echo = Button(name: "echo", observer: session)
+    echo.on(.touchUpInside, id: "echo") { button in button.sendActions(for: .touchUpInside) }
+    echo.sendActions(for: .touchUpInside)
+    try await session.end()
+    let reader = try Inspector(path: path)
+    let limit = Control.nestingLimit
+    #expect(try reader.count("fires") == limit + 1)
+    #expect(try reader.count("outcomes", where: "status = 0") == limit)
+    #expect(try reader.count("outcomes", where: "status = 5") == 1)
+    #expect(try reader.int("SELECT max(depth) FROM fires") == Int64(limit + 1))
+  }
+
+  @Test("huge names and error messages are recorded, error messages truncated")
+  func hugeNamesAndMessages() async throws {
+    struct Loud: Error, CustomStringConvertible {
+      var description: String { String(repeating: "é", count: 100_000) }
+    }
+    let directory = TemporaryDirectory()
+    let path = directory.path("huge.sqlite")
+    let name = String(repeating: "n", count: 1_000_000)
+    let session = try Recorder(path: path).startSession(name: name)
+    let button = Button(name: String(repeating: "c", count: 100_000), observer: session)
+    button.on(.touchUpInside, id: "loud") { _ in throw Loud() }
+    button.sendActions(for: .touchUpInside)
+    try await session.end()
+    let reader = try Inspector(path: path)
+    #expect(try reader.int("SELECT length(name) FROM sessions") == 1_000_000)
+    #expect(
+      try reader.int("SELECT length(error_message) FROM outcomes")
+        == Int64(4_096 + "… [truncated]".count))
+  }
+}
