@@ -1,7 +1,6 @@
 import Foundation
 import SleeveCore
 import SleeveStore
-import Synchronization
 
 /// Records sessions of dispatch events into a Sleeve database file.
 ///
@@ -22,7 +21,7 @@ public final class Recorder: Sendable {
   /// The options every session of this recorder uses.
   public let options: RecorderOptions
   let writer: Writer
-  private let nextSession = Mutex<UInt32>(0)
+  private let nextSession = Locked<UInt32>(0)
 
   /// Opens (creating and migrating) the database at `path` and starts the writer.
   ///

@@ -1,11 +1,11 @@
 import Foundation
+import SleeveCore
 import SleeveRecorder
-import Synchronization
 
 /// One recorder per database path for the whole test process, so parallel tests share one
 /// writer per file. Recorders live until the process exits, when they are flushed.
 enum SharedRecorders {
-  private static let recorders = Mutex<[String: Recorder]>([:])
+  private static let recorders = Locked<[String: Recorder]>([:])
 
   /// The database path: the one given, else `$SLEEVE_DB`, else `sleeve.sqlite` in the current
   /// directory.

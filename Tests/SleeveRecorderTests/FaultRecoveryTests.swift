@@ -3,7 +3,6 @@ import SleeveCore
 import SleeveRecorder
 import SleeveStore
 import SleeveTestSupport
-import Synchronization
 import Testing
 
 @MainActor
@@ -38,7 +37,7 @@ struct FaultRecoveryTests {
   func lockPastTimeoutThenResume() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("locked.sqlite")
-    let errors = Mutex<[RecorderError]>([])
+    let errors = Locked<[RecorderError]>([])
     let recorder = try Recorder(
       path: path,
       options: RecorderOptions(
@@ -74,7 +73,7 @@ struct FaultRecoveryTests {
   func readOnlyDatabase() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("readonly.sqlite")
-    let errors = Mutex(0)
+    let errors = Locked(0)
     // query_only makes the connection read-only even for root, who ignores file modes.
     let recorder = try Recorder(path: path)
     let session = try recorder.startSession(name: "before")
@@ -92,7 +91,7 @@ struct FaultRecoveryTests {
   func deletedUnderTheRecorder() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("deleted.sqlite")
-    let errors = Mutex<[String]>([])
+    let errors = Locked<[String]>([])
     let recorder = try Recorder(
       path: path,
       options: RecorderOptions(onWriteError: { error in

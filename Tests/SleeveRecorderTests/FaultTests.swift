@@ -3,7 +3,6 @@ import SleeveCore
 import SleeveRecorder
 import SleeveStore
 import SleeveTestSupport
-import Synchronization
 import Testing
 
 @MainActor
@@ -13,7 +12,7 @@ struct FaultTests {
   func fullDiskIsReportedAndCounted() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("full.sqlite")
-    let errors = Mutex<[RecorderError]>([])
+    let errors = Locked<[RecorderError]>([])
     let recorder = try Recorder(
       path: path,
       options: RecorderOptions(

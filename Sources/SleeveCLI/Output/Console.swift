@@ -1,4 +1,4 @@
-import Synchronization
+import SleeveCore
 
 #if canImport(Glibc)
   import Glibc
@@ -9,7 +9,7 @@ import Synchronization
 /// Where a command writes: data to standard output, diagnostics to standard error; plus what
 /// the command may know of its environment. Tests pass a capturing console.
 final class Console: Sendable {
-  private let sink: Mutex<(out: String, error: String)>
+  private let sink: Locked<(out: String, error: String)>
   private let capturing: Bool
   /// Environment variables (`SLEEVE_DB`, `NO_COLOR`).
   let environment: [String: String]
@@ -38,7 +38,7 @@ final class Console: Sendable {
     self.environment = environment
     self.outputIsTerminal = outputIsTerminal
     self.errorIsTerminal = errorIsTerminal
-    sink = Mutex(("", ""))
+    sink = Locked(("", ""))
   }
 
   /// Colour only on a terminal, and only when `NO_COLOR` is unset.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A ``FlagProvider`` that keeps flag states and definitions in memory: for tests, previews and
 /// apps that load flags themselves.
 ///
@@ -18,14 +16,14 @@ public final class InMemoryFlagProvider: FlagProvider {
     var observers: [any DispatchObserver] = []
   }
 
-  private let contents: Mutex<Contents>
+  private let contents: Locked<Contents>
 
   /// Creates a provider with initial states and definitions. A later definition with the same
   /// key as an earlier one wins.
   public init(_ states: [String: FlagState] = [:], definitions: [FlagDefinition] = []) {
     var byKey: [String: FlagDefinition] = [:]
     for definition in definitions { byKey[definition.key] = definition }
-    contents = Mutex(Contents(states: states, definitions: byKey))
+    contents = Locked(Contents(states: states, definitions: byKey))
   }
 
   /// The flag's current state, or `nil` for a key never set.

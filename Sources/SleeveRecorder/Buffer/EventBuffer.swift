@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import SleeveCore
 
 /// The hand-off between firing threads and the writer: a bounded, `Mutex`-guarded batch.
 ///
@@ -32,7 +32,7 @@ final class EventBuffer: Sendable {
     case mustWait(DispatchSemaphore, wakeWriter: Bool)
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
   private let wake = DispatchSemaphore(value: 0)
   let capacity: Int
   let flushCount: Int
@@ -42,7 +42,7 @@ final class EventBuffer: Sendable {
     self.capacity = capacity
     self.flushCount = flushCount
     self.whenFull = whenFull
-    state = Mutex(State())
+    state = Locked(State())
   }
 
   /// Appends an event that must not be dropped (sessions, registrations, flags): it may take

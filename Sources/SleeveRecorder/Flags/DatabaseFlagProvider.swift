@@ -1,6 +1,5 @@
 import SleeveCore
 import SleeveStore
-import Synchronization
 
 /// A ``FlagProvider`` that reads flag states from a Sleeve database: what `sleeve rollback`,
 /// `enable` and `disable` recorded there, and the states sessions recorded. A rollback takes
@@ -19,7 +18,7 @@ public final class DatabaseFlagProvider: FlagProvider {
   public let path: String
   private let fallbackStates: [String: FlagState]
   private let codeDefinitions: [String: FlagDefinition]
-  private let snapshot = Mutex<Snapshot>(Snapshot())
+  private let snapshot = Locked<Snapshot>(Snapshot())
 
   private struct Snapshot {
     var states: [String: FlagState] = [:]

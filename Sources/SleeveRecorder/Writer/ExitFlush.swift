@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import SleeveCore
 
 #if canImport(Glibc)
   import Glibc
@@ -11,8 +11,8 @@ import Synchronization
 /// so a batched session loses nothing on a clean exit even without `end()`. A kill cannot be
 /// caught; the loss window then is the flush interval.
 enum ExitFlush {
-  private static let writers = Mutex<[ObjectIdentifier: Writer]>([:])
-  private static let installed = Mutex(false)
+  private static let writers = Locked<[ObjectIdentifier: Writer]>([:])
+  private static let installed = Locked(false)
 
   static func register(_ writer: Writer) {
     let install = installed.withLock { installed -> Bool in

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
+import SleeveCore
 import SleeveStore
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -19,7 +19,7 @@ final class Writer: Sendable {
   private let options: RecorderOptions
   private let started = DispatchSemaphore(value: 0)
   private let stopped = DispatchSemaphore(value: 0)
-  private let results = Mutex(Results())
+  private let results = Locked(Results())
 
   private struct Results {
     var openError: RecorderError?

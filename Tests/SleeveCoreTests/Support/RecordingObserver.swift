@@ -1,5 +1,4 @@
 import SleeveCore
-import Synchronization
 
 /// A test observer that keeps every event, as values and as compact lines for exact-sequence
 /// assertions. Handlers are named by their `id:` (or their site), fires by control name.
@@ -14,7 +13,7 @@ final class RecordingObserver: DispatchObserver {
     var names: [RegistrationID: String] = [:]
   }
 
-  private let log = Mutex(Log())
+  private let log = Locked(Log())
 
   var lines: [String] { log.withLock { $0.lines } }
   var outcomes: [HandlerOutcome] { log.withLock { $0.outcomes } }
