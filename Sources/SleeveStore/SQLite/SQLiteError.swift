@@ -41,10 +41,15 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
     self.init(code: code, message: message ?? String(cString: sqlite3_errstr(code)), sql: sql)
   }
 
-  /// `SQLite error 19: NOT NULL constraint failed: sessions.name - while executing 'INSERT …'`
+  /// `SQLite error 19: NOT NULL constraint failed: sessions.name - while executing 'INSERT …'`,
+  /// always on one line.
   public var description: String {
     var text = "SQLite error \(code): \(message)"
-    if let sql { text += " - while executing '\(sql.prefix(200))'" }
+    if let sql {
+      // One line, whatever the SQL's layout: errors are printed one per line.
+      let flat = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      text += " - while executing '\(flat.prefix(200))'"
+    }
     return text
   }
 

@@ -24,7 +24,25 @@ public enum SleeveDatabase {
     guard state.unknown.isEmpty else {
       throw StoreError.newerSchema(path: path, unknown: state.unknown)
     }
+    if !state.applied.isEmpty {
+      let present = try Set(tableNames(connection))
+      if let missing = coreTables.first(where: { !present.contains($0) }) {
+        throw StoreError.corrupt(path: path, detail: "table '\(missing)' is missing")
+      }
+    }
     return connection
+  }
+
+  /// The tables every migrated Sleeve database has.
+  static let coreTables = [
+    "sessions", "controls", "registrations", "fires", "outcomes", "flags", "flag_events",
+  ]
+
+  private static func tableNames(_ connection: Connection) throws -> [String] {
+    let statement = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+    var names: [String] = []
+    while try statement.step() { names.append(statement.text(at: 0) ?? "") }
+    return names
   }
 
   private static func open(path: String, mode: Connection.Mode, busyTimeout: Duration) throws
