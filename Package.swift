@@ -77,7 +77,7 @@ let package = Package(
       name: "SleeveRecorderTests",
       dependencies: [
         "SleeveRecorder", "SleeveStore", "SleeveCore", "SleeveTesting", "SleeveRecorderProbe",
-        "SleeveTestSupport",
+        "SleeveTestSupport", "SleeveQuery",
       ],
       swiftSettings: strict
     ),

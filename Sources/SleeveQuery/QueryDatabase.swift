@@ -11,6 +11,7 @@ public final class QueryDatabase {
   /// The file path.
   public let path: String
   let connection: Connection
+  private var readDepth = 0
 
   /// Opens `path` read-only and checks that it is a Sleeve database this binary can read.
   ///
@@ -43,8 +44,24 @@ public final class QueryDatabase {
     }
   }
 
+  /// Runs `body` as one read transaction (nested calls join the outermost one), so a report
+  /// sees one snapshot of the file even while recorders commit batches into it; turns store
+  /// and SQLite errors into `QueryError`.
   func translating<Result>(_ body: () throws -> Result) throws -> Result {
-    try Self.translating(path, body)
+    try Self.translating(path) {
+      guard readDepth == 0 else {
+        readDepth += 1
+        defer { readDepth -= 1 }
+        return try body()
+      }
+      try connection.execute("BEGIN")
+      readDepth = 1
+      defer {
+        readDepth = 0
+        try? connection.execute("COMMIT")
+      }
+      return try body()
+    }
   }
 }
 

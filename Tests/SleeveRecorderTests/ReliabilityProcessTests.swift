@@ -1,4 +1,5 @@
 import Foundation
+import SleeveQuery
 import SleeveStore
 import SleeveTestSupport
 import Testing
@@ -54,20 +55,22 @@ struct ReliabilityProcessTests {
       running = children.contains { $0.process.isRunning }
       guard FileManager.default.fileExists(atPath: path) else { continue }
       do {
-        let reader = try Connection(path: path, mode: .readOnly, busyTimeout: .seconds(5))
-        guard try reader.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'fires'") == 1
-        else { continue }
-        let statement = try reader.prepare(
-          "SELECT (SELECT count(*) FROM fires), (SELECT count(*) FROM outcomes)")
-        _ = try statement.step()
-        #expect(statement.int64(at: 0) == statement.int64(at: 1), "a batch was partly visible")
+        // The library behind `sleeve sessions` and `sleeve errors`, as the command runs it.
+        let database = try QueryDatabase(path: path)
+        var filter = QueryFilter()
+        filter.session = .all
+        for session in try database.sessions(matching: filter) {
+          #expect(session.fires == session.outcomes, "a batch was partly visible")
+        }
+        let errors = try database.errorRates(matching: filter, by: .session)
+        let total = errors.reduce(0) { $0 + $1.n }
+        let fires = try database.sessions(matching: filter).reduce(0) { $0 + $1.fires }
+        #expect(total <= fires)
         reads += 1
-      } catch let error as StoreError {
-        Issue.record("reader failed: \(error)")
-      } catch SQLiteError.busy {
+      } catch QueryError.sqlite(let error, _) where error.primaryCode == SQLiteError.busy {
         Issue.record("SQLITE_BUSY reached a reader")
       } catch {
-        // The file is being created and migrated: nothing to read yet.
+        // The file is still being created and migrated, or has no session yet.
       }
     }
     for child in children {

@@ -4,54 +4,56 @@ extension QueryDatabase {
   /// Every flag defined, changed or gating a handler in the selected sessions, by key; with a
   /// `handler` or `control` filter, only the flags that gate the handlers it selects.
   public func flags(matching filter: QueryFilter) throws -> [FlagReport] {
-    let sessions = try sessions(matching: filter)
-    return try translating {
-      let ids = sessions.map(\.id)
-      var definitions:
-        [String: (owner: String, maxErrorRate: Double?, maxP99: Int64?, minSamples: Int)] =
-          [:]
-      let definitionRows = try connection.prepare(
-        """
-        SELECT key, owner, max_error_rate, max_p99_ns, min_samples FROM flags
-        WHERE session_id = ?
-        """)
-      for id in ids {
-        try definitionRows.bind(id, at: 1)
-        while try definitionRows.step() {
-          definitions[definitionRows.text(at: 0) ?? ""] = (
-            definitionRows.text(at: 1) ?? "", definitionRows.double(at: 2),
-            definitionRows.optionalInt64(at: 3), Int(definitionRows.int64(at: 4))
-          )
+    try translating {
+      let sessions = try sessions(matching: filter)
+      return try translating {
+        let ids = sessions.map(\.id)
+        var definitions:
+          [String: (owner: String, maxErrorRate: Double?, maxP99: Int64?, minSamples: Int)] =
+            [:]
+        let definitionRows = try connection.prepare(
+          """
+          SELECT key, owner, max_error_rate, max_p99_ns, min_samples FROM flags
+          WHERE session_id = ?
+          """)
+        for id in ids {
+          try definitionRows.bind(id, at: 1)
+          while try definitionRows.step() {
+            definitions[definitionRows.text(at: 0) ?? ""] = (
+              definitionRows.text(at: 1) ?? "", definitionRows.double(at: 2),
+              definitionRows.optionalInt64(at: 3), Int(definitionRows.int64(at: 4))
+            )
+          }
+          definitionRows.reset()
         }
-        definitionRows.reset()
-      }
-      var variantFilter = filter
-      variantFilter.session = .all
-      var cohorts: [String: GroupTally] = [:]
-      for tally in try OutcomeScan(
-        database: self, sessions: sessions, grouping: .variant, filter: variantFilter,
-        collectDurations: true
-      ).run() {
-        cohorts[tally.key] = tally
-      }
-      let gated = Set(
-        cohorts.keys.compactMap { key -> String? in
-          guard let colon = key.lastIndex(of: ":") else { return nil }
-          return String(key[..<colon])
-        })
-      let history = try changes(in: ids)
-      // Narrowed to some handlers or controls, only the flags that gate them are relevant.
-      var keys =
-        filter.handler != nil || filter.control != nil
-        ? gated : Set(definitions.keys).union(gated).union(history.keys)
-      if let wanted = filter.flag { keys = keys.filter { $0 == wanted } }
-      return keys.sorted().map { key in
-        let definition = definitions[key]
-        return FlagReport(
-          key: key, owner: definition?.owner, maxErrorRate: definition?.maxErrorRate,
-          maxP99Nanoseconds: definition?.maxP99, minSamples: definition?.minSamples,
-          history: history[key] ?? [], on: .init(cohorts[key + ":on"]),
-          off: .init(cohorts[key + ":off"]))
+        var variantFilter = filter
+        variantFilter.session = .all
+        var cohorts: [String: GroupTally] = [:]
+        for tally in try OutcomeScan(
+          database: self, sessions: sessions, grouping: .variant, filter: variantFilter,
+          collectDurations: true
+        ).run() {
+          cohorts[tally.key] = tally
+        }
+        let gated = Set(
+          cohorts.keys.compactMap { key -> String? in
+            guard let colon = key.lastIndex(of: ":") else { return nil }
+            return String(key[..<colon])
+          })
+        let history = try changes(in: ids)
+        // Narrowed to some handlers or controls, only the flags that gate them are relevant.
+        var keys =
+          filter.handler != nil || filter.control != nil
+          ? gated : Set(definitions.keys).union(gated).union(history.keys)
+        if let wanted = filter.flag { keys = keys.filter { $0 == wanted } }
+        return keys.sorted().map { key in
+          let definition = definitions[key]
+          return FlagReport(
+            key: key, owner: definition?.owner, maxErrorRate: definition?.maxErrorRate,
+            maxP99Nanoseconds: definition?.maxP99, minSamples: definition?.minSamples,
+            history: history[key] ?? [], on: .init(cohorts[key + ":on"]),
+            off: .init(cohorts[key + ":off"]))
+        }
       }
     }
   }

@@ -3,37 +3,41 @@ extension QueryDatabase {
   public func verdicts(matching filter: QueryFilter, minSamples: Int? = nil) throws
     -> [FlagVerdict]
   {
-    try flags(matching: filter).map { FlagVerdict($0, minSamples: minSamples) }
+    try translating {
+      try flags(matching: filter).map { FlagVerdict($0, minSamples: minSamples) }
+    }
   }
 
   /// The CI gate over the selected sessions: each flag's verdict, and the command line's
   /// thresholds against every selected outcome. A p99 check needs at least 100 samples,
   /// whatever the floor says.
   public func gate(matching filter: QueryFilter, thresholds: GateThresholds) throws -> GateResult {
-    let flags = try verdicts(matching: filter, minSamples: thresholds.minSamples)
-    var checks: [GateCheck] = []
-    if thresholds.maxErrorRate != nil || thresholds.maxP99Nanoseconds != nil {
-      let floor = thresholds.minSamples ?? GateThresholds.defaultMinSamples
-      var all = try latency(matching: filter, by: .session, percentiles: [99])
-      let errors = try errorRates(matching: filter, by: .session)
-      let n = errors.reduce(0) { $0 + $1.n }
-      let failed = errors.reduce(0) { $0 + $1.failed }
-      if let maxErrorRate = thresholds.maxErrorRate {
-        checks.append(
-          GateCheck(
-            subject: "all handlers", metric: .errorRate,
-            value: n == 0 ? nil : Double(failed) / Double(n), threshold: maxErrorRate, n: n,
-            minSamples: floor))
+    try translating {
+      let flags = try verdicts(matching: filter, minSamples: thresholds.minSamples)
+      var checks: [GateCheck] = []
+      if thresholds.maxErrorRate != nil || thresholds.maxP99Nanoseconds != nil {
+        let floor = thresholds.minSamples ?? GateThresholds.defaultMinSamples
+        var all = try latency(matching: filter, by: .session, percentiles: [99])
+        let errors = try errorRates(matching: filter, by: .session)
+        let n = errors.reduce(0) { $0 + $1.n }
+        let failed = errors.reduce(0) { $0 + $1.failed }
+        if let maxErrorRate = thresholds.maxErrorRate {
+          checks.append(
+            GateCheck(
+              subject: "all handlers", metric: .errorRate,
+              value: n == 0 ? nil : Double(failed) / Double(n), threshold: maxErrorRate, n: n,
+              minSamples: floor))
+        }
+        if let maxP99 = thresholds.maxP99Nanoseconds {
+          let p99 = try overallP99(matching: filter, rows: &all)
+          checks.append(
+            GateCheck(
+              subject: "all handlers", metric: .p99, value: p99, threshold: Double(maxP99), n: n,
+              minSamples: max(floor, 100)))
+        }
       }
-      if let maxP99 = thresholds.maxP99Nanoseconds {
-        let p99 = try overallP99(matching: filter, rows: &all)
-        checks.append(
-          GateCheck(
-            subject: "all handlers", metric: .p99, value: p99, threshold: Double(maxP99), n: n,
-            minSamples: max(floor, 100)))
-      }
+      return GateResult(flags: flags.filter { !$0.checks.isEmpty }, global: checks)
     }
-    return GateResult(flags: flags.filter { !$0.checks.isEmpty }, global: checks)
   }
 
   /// The p99 over every selected outcome (one group, whatever the sessions).

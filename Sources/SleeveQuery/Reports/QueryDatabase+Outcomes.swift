@@ -3,12 +3,14 @@ extension QueryDatabase {
   public func errorRates(matching filter: QueryFilter, by grouping: Grouping) throws
     -> [ErrorRateRow]
   {
-    let sessions = try sessions(matching: filter)
-    let groups = try OutcomeScan(
-      database: self, sessions: sessions, grouping: grouping, filter: filter,
-      collectDurations: false
-    ).run()
-    return groups.map(ErrorRateRow.init).sorted(by: Self.largestFirst)
+    try translating {
+      let sessions = try sessions(matching: filter)
+      let groups = try OutcomeScan(
+        database: self, sessions: sessions, grouping: grouping, filter: filter,
+        collectDurations: false
+      ).run()
+      return groups.map(ErrorRateRow.init).sorted(by: Self.largestFirst)
+    }
   }
 
   /// Latency percentiles of the selected sessions' outcomes, one row per group, largest n
@@ -18,18 +20,20 @@ extension QueryDatabase {
   public func latency(
     matching filter: QueryFilter, by grouping: Grouping, percentiles: [Double]
   ) throws -> [LatencyRow] {
-    let sessions = try sessions(matching: filter)
-    var groups = try OutcomeScan(
-      database: self, sessions: sessions, grouping: grouping, filter: filter,
-      collectDurations: true
-    ).run()
-    var rows: [LatencyRow] = []
-    for index in groups.indices {
-      rows.append(
-        LatencyRow(
-          key: groups[index].key, durations: &groups[index].durations, percentiles: percentiles))
+    try translating {
+      let sessions = try sessions(matching: filter)
+      var groups = try OutcomeScan(
+        database: self, sessions: sessions, grouping: grouping, filter: filter,
+        collectDurations: true
+      ).run()
+      var rows: [LatencyRow] = []
+      for index in groups.indices {
+        rows.append(
+          LatencyRow(
+            key: groups[index].key, durations: &groups[index].durations, percentiles: percentiles))
+      }
+      return rows.sorted { ($1.n, $0.key) < ($0.n, $1.key) }
     }
-    return rows.sorted { ($1.n, $0.key) < ($0.n, $1.key) }
   }
 
   static func largestFirst(_ left: ErrorRateRow, _ right: ErrorRateRow) -> Bool {

@@ -36,18 +36,20 @@ extension QueryDatabase {
   public func rolloutReport(matching filter: QueryFilter, minSamples: Int? = nil) throws
     -> RolloutReport
   {
-    let sessions = try sessions(matching: filter)
-    let flags = try flags(matching: filter).map {
-      RolloutReport.FlagSection(report: $0, verdict: FlagVerdict($0, minSamples: minSamples))
+    try translating {
+      let sessions = try sessions(matching: filter)
+      let flags = try flags(matching: filter).map {
+        RolloutReport.FlagSection(report: $0, verdict: FlagVerdict($0, minSamples: minSamples))
+      }
+      let errors = try errorRates(matching: filter, by: .handler)
+      var latency: [String: LatencyRow] = [:]
+      for row in try self.latency(matching: filter, by: .handler, percentiles: [50, 95, 99]) {
+        latency[row.key] = row
+      }
+      let handlers = errors.compactMap { row in
+        latency[row.key].map { RolloutReport.HandlerRow(errors: row, latency: $0) }
+      }
+      return RolloutReport(sessions: sessions, flags: flags, handlers: handlers)
     }
-    let errors = try errorRates(matching: filter, by: .handler)
-    var latency: [String: LatencyRow] = [:]
-    for row in try self.latency(matching: filter, by: .handler, percentiles: [50, 95, 99]) {
-      latency[row.key] = row
-    }
-    let handlers = errors.compactMap { row in
-      latency[row.key].map { RolloutReport.HandlerRow(errors: row, latency: $0) }
-    }
-    return RolloutReport(sessions: sessions, flags: flags, handlers: handlers)
   }
 }

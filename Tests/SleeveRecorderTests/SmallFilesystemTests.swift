@@ -1,0 +1,77 @@
+import Foundation
+import SleeveCore
+import SleeveRecorder
+import SleeveStore
+import SleeveTestSupport
+import Testing
+
+/// A real, tiny filesystem (tmpfs), where mounting one is allowed (root in a container).
+enum SmallFilesystem {
+  static let canMount: Bool = {
+    let directory = TemporaryDirectory()
+    guard mount(directory.url.path, size: "64k") else { return false }
+    unmount(directory.url.path)
+    return true
+  }()
+
+  @discardableResult
+  static func mount(_ path: String, size: String) -> Bool {
+    run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]) == 0
+  }
+
+  static func unmount(_ path: String) { run("/bin/umount", [path]) }
+
+  @discardableResult
+  private static func run(_ tool: String, _ arguments: [String]) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return -1 }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+}
+
+@MainActor
+@Suite("Disk full on a real filesystem", .serialized)
+struct SmallFilesystemTests {
+  @Test(
+    "a full filesystem fails writes with the error in the callback; dispatch and accounting hold",
+    .enabled(if: SmallFilesystem.canMount, "needs permission to mount a tmpfs"))
+  func realFullFilesystem() async throws {
+    let directory = TemporaryDirectory()
+    let mountPoint = directory.path("tiny")
+    try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+    try #require(SmallFilesystem.mount(mountPoint, size: "256k"))
+    defer { SmallFilesystem.unmount(mountPoint) }
+    let path = mountPoint + "/full.sqlite"
+    let errors = Locked<[RecorderError]>([])
+    let recorder = try Recorder(
+      path: path,
+      options: RecorderOptions(
+        whenFull: .block, bufferCapacity: 1_024, flushCount: 256,
+        onWriteError: { error in errors.withLock { $0.append(error) } }))
+    let session = try recorder.startSession(name: "tiny")
+    let button = Button(name: "b", observer: session)
+    var handled = 0
+    button.on(.touchUpInside) { _ in handled += 1 }
+    for _ in 0..<20_000 { button.sendActions(for: .touchUpInside) }
+    await session.flush()
+    #expect(handled == 20_000)
+    let codes = errors.withLock { $0.compactMap { $0.sqliteError?.primaryCode } }
+    #expect(!codes.isEmpty)
+    #expect(codes.allSatisfy { $0 == SQLiteError.full || $0 == SQLiteError.ioError })
+    guard case .failedWrites(let failed, _) = session.status else {
+      Issue.record("status \(session.status)")
+      return
+    }
+    let reader = try Connection(path: path, mode: .readOnly)
+    let written = Int(
+      try reader.scalarInt("SELECT (SELECT count(*) FROM fires) + (SELECT count(*) FROM outcomes)")
+        ?? 0)
+    #expect(written + failed + session.droppedEvents >= 40_000)
+    #expect(try reader.scalarText("PRAGMA integrity_check") == "ok")
+  }
+}
