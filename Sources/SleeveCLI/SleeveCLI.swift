@@ -87,7 +87,7 @@ public enum SleeveCLI {
     case let error as RecorderError:
       switch error {
       case .store: return (.dataError, error.description)
-      case .sqlite(let sqlite, _), .writeFailed(let sqlite, _, _):
+      case .sqlite(let sqlite, _), .writeFailed(let sqlite, _, _), .writeRetrying(let sqlite, _, _):
         return (code(for: sqlite), error.description)
       case .closed: return (.ioError, error.description)
       }

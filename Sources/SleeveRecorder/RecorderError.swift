@@ -10,6 +10,9 @@ public enum RecorderError: Error, CustomStringConvertible, Sendable {
   /// A background batch failed; its events were not written and are counted on their
   /// sessions as failed.
   case writeFailed(SQLiteError, path: String, lostEvents: Int)
+  /// Another process held the database locked past the busy timeout; the batch is kept and
+  /// tried again (nothing is lost yet). Reported once per attempt.
+  case writeRetrying(SQLiteError, path: String, attempt: Int)
   /// The recorder was closed.
   case closed(path: String)
 
@@ -22,6 +25,8 @@ public enum RecorderError: Error, CustomStringConvertible, Sendable {
       "cannot record into '\(path)': \(error)"
     case .writeFailed(let error, let path, let lost):
       "writing to '\(path)' failed, \(lost) events lost: \(error)"
+    case .writeRetrying(let error, let path, let attempt):
+      "'\(path)' is locked by another process (attempt \(attempt)); retrying: \(error)"
     case .closed(let path):
       "the recorder for '\(path)' is closed; create a new Recorder"
     }
@@ -30,7 +35,8 @@ public enum RecorderError: Error, CustomStringConvertible, Sendable {
   /// The underlying SQLite error, when there is one.
   public var sqliteError: SQLiteError? {
     switch self {
-    case .sqlite(let error, _), .writeFailed(let error, _, _): error
+    case .sqlite(let error, _), .writeFailed(let error, _, _), .writeRetrying(let error, _, _):
+      error
     case .store, .closed: nil
     }
   }

@@ -210,6 +210,9 @@ final class EventBuffer: Sendable {
   /// The sequence number of the last accepted event.
   var lastAccepted: UInt64 { state.withLock { $0.accepted } }
 
+  /// Whether the buffer was closed (the recorder is going away).
+  var isClosed: Bool { state.withLock { $0.closed } }
+
   /// Wakes the writer now.
   func requestWrite() {
     let signal = state.withLock { state -> Bool in

@@ -25,7 +25,8 @@ final class BatchWriter {
   func rowID(of key: SessionKey) -> Int64 { sessions[key]?.rowID ?? 0 }
 
   /// Writes `batch`; `dropped` gives each session's drop count for its row.
-  /// - Returns: The error when the batch failed (it was rolled back).
+  /// - Returns: The error when the batch failed (it was rolled back, nothing of it written;
+  ///   the caller retries it or gives it up with ``giveUp(_:error:dropped:)``).
   func write(_ batch: Batch, dropped: (SessionKey) -> Int) -> SQLiteError? {
     rememberControls(in: batch)
     var staged = sessions
@@ -50,15 +51,18 @@ final class BatchWriter {
       sessions = staged.filter { !$0.value.ended }
       return nil
     } catch {
-      let failure =
-        error as? SQLiteError ?? SQLiteError(code: 1, message: String(describing: error))
-      recordLoss(of: batch, error: failure)
-      try? connection.transaction {
-        var current = sessions
-        try persistProgress(of: &current, dropped: dropped, force: true)
-        sessions = current
-      }
-      return failure
+      return error as? SQLiteError ?? SQLiteError(code: 1, message: String(describing: error))
+    }
+  }
+
+  /// Gives a batch up after `error`: its events are counted as failed on their sessions, the
+  /// rows it held are remembered as lost, and the sessions' counters are written if possible.
+  func giveUp(_ batch: Batch, error: SQLiteError, dropped: (SessionKey) -> Int) {
+    recordLoss(of: batch, error: error)
+    try? connection.transaction {
+      var current = sessions
+      try persistProgress(of: &current, dropped: dropped, force: true)
+      sessions = current
     }
   }
 

@@ -120,7 +120,7 @@ final class Writer: Sendable {
         let failure =
           replaced
           ? batchWriter.fail(batch, error: Self.replacedError)
-          : batchWriter.write(batch, dropped: buffer.droppedCount(for:))
+          : write(batch, with: batchWriter, closing: closed)
         publishSessionStarts(in: batch, failure: failure, writer: batchWriter)
         publishFailures(in: batch, failure: failure, writer: batchWriter)
         if let failure {
@@ -131,6 +131,30 @@ final class Writer: Sendable {
       buffer.markFinished(last)
       if closed && buffer.lastAccepted == last { return }
     }
+  }
+
+  /// Writes a batch; a lock held by another process (busy, locked) is transient, so the batch
+  /// is retried (each attempt waits out the busy timeout) rather than lost, and each wait is
+  /// reported. Once the recorder is closing, three more attempts are made before giving up.
+  /// Any other failure gives the batch up at once, counted.
+  private func write(_ batch: Batch, with batchWriter: BatchWriter, closing: Bool) -> SQLiteError? {
+    var attempts = 0
+    var failure = batchWriter.write(batch, dropped: buffer.droppedCount(for:))
+    while let error = failure, Self.isTransient(error),
+      !(closing || buffer.isClosed) || attempts < 3
+    {
+      attempts += 1
+      options.onWriteError?(.writeRetrying(error, path: path, attempt: attempts))
+      failure = batchWriter.write(batch, dropped: buffer.droppedCount(for:))
+    }
+    if let failure {
+      batchWriter.giveUp(batch, error: failure, dropped: buffer.droppedCount(for:))
+    }
+    return failure
+  }
+
+  private static func isTransient(_ error: SQLiteError) -> Bool {
+    error.primaryCode == SQLiteError.busy || error.primaryCode == SQLiteError.locked
   }
 
   static let replacedError = SQLiteError(
