@@ -4,6 +4,8 @@
 //   SleeveBench recorder                        recorder firing cost vs its floor, and ingest
 //                                               vs plain prepared inserts (markdown)
 //   SleeveBench latency-db N H PATH             writes N outcomes over H handlers into PATH
+//   SleeveBench merge N                         merge throughput for N outcomes vs a plain
+//                                               INSERT … SELECT through ATTACH (markdown)
 //   SleeveBench long-session N PATH             records N invocations into PATH and exits
 //                                               (for /usr/bin/time -v)
 //   SleeveBench --alloc-probe|--plain-probe|--observed-probe H N
@@ -28,6 +30,9 @@ do {
       throw BenchFailure("bad latency-db arguments")
     }
     try LatencyFixture.write(outcomes: outcomes, handlers: handlers, path: arguments[3])
+  case "merge" where arguments.count == 2:
+    guard let outcomes = Int(arguments[1]) else { throw BenchFailure("bad count") }
+    try MergeBench.printTable(outcomes: outcomes)
   case "long-session" where arguments.count == 3:
     guard let invocations = Int(arguments[1]) else { throw BenchFailure("bad count") }
     try await RecorderBench.longSession(invocations: invocations, path: arguments[2])

@@ -12,7 +12,7 @@ public enum SleeveCLI {
   static let commands: [any Command.Type] = [
     SessionsCommand.self, ErrorsCommand.self, LatencyCommand.self, FlagsCommand.self,
     CheckCommand.self, ReportCommand.self, RollbackCommand.self, EnableCommand.self,
-    DisableCommand.self, MigrateCommand.self, DemoCommand.self,
+    DisableCommand.self, MergeCommand.self, MigrateCommand.self, DemoCommand.self,
   ]
 
   /// Runs the command line `arguments` (without the program name) against the real standard
@@ -84,6 +84,11 @@ public enum SleeveCLI {
       }
     case let error as StoreError:
       return (.dataError, error.description)
+    case let error as MergeError:
+      switch error {
+      case .inputIsOutput: return (.usage, error.description)
+      case .olderSchema: return (.dataError, error.description)
+      }
     case let error as RecorderError:
       switch error {
       case .store: return (.dataError, error.description)

@@ -16,16 +16,24 @@ public final class FixtureDatabase {
     connection = try SleeveDatabase.openForWriting(path: path)
   }
 
-  /// Adds an ended session started at `startedSeconds` (Unix seconds).
-  public func session(_ id: Int64, name: String, startedSeconds: Int64 = 1_700_000_000) throws {
+  /// Adds an ended session started at `startedSeconds` (Unix seconds); its UUID ends in the
+  /// digits of `uuidNumber` (default: `id`).
+  public func session(
+    _ id: Int64, name: String, startedSeconds: Int64 = 1_700_000_000, uuidNumber: Int64? = nil,
+    status: String = "ended"
+  ) throws {
     let started = startedSeconds * 1_000_000_000
+    let uuidSuffix = String(uuidNumber ?? id)
+    let uuid =
+      "00000000-0000-0000-0000-" + String(repeating: "0", count: 12 - uuidSuffix.count)
+      + uuidSuffix
+    let ended = status == "ended" ? String(started + 2_000_000_000) : "NULL"
     try connection.execute(
       """
       INSERT INTO sessions (id, uuid, name, started_unix_ns, ended_unix_ns, heartbeat_unix_ns,
         status, durability, host, pid, os, runtime, sleeve_version, sqlite_version)
-      VALUES (\(id), '00000000-0000-0000-0000-00000000000\(id)', '\(name)', \(started),
-        \(started + 2_000_000_000), \(started), 'ended', 'batched', 'host', 1, 'os', 'Swift 6.3',
-        '0.1.0', '3.40.1')
+      VALUES (\(id), '\(uuid)', '\(name)', \(started), \(ended), \(started), '\(status)',
+        'batched', 'host', 1, 'os', 'Swift 6.3', '0.1.0', '3.40.1')
       """)
   }
 
@@ -101,23 +109,31 @@ public final class FixtureDatabase {
   /// Session 2 "beta" (later): validate, 3 ok.
   public static func standard() throws -> FixtureDatabase {
     let fixture = try FixtureDatabase()
-    try fixture.session(1, name: "alpha", startedSeconds: 1_700_000_000)
-    try fixture.handler(session: 1, number: 1, name: "validate", control: "checkout.pay")
-    try fixture.handler(
-      session: 1, number: 2, name: "charge", control: "checkout.pay", flag: "new-pay")
-    try fixture.outcomes(session: 1, handler: 1, durations: [1, 4, 6, 7, 8, 9, 11, 11, 11])
-    try fixture.outcomes(
-      session: 1, handler: 2, durations: Array(repeating: 100, count: 8), variant: 1)
-    try fixture.outcomes(session: 1, handler: 2, durations: [300, 500], status: 1, variant: 1)
-    try fixture.outcomes(session: 1, handler: 2, durations: [50, 50, 50, 50, 50], variant: 0)
-    try fixture.outcomes(session: 1, handler: 1, durations: [0], status: 3, events: 1)
-    try fixture.outcomes(session: 1, handler: 1, durations: [0], status: 2)
-    try fixture.flag(
-      session: 1, key: "new-pay", owner: "payments", maxErrorRate: 0.1, maxP99: 400,
-      minSamples: 5, states: [("enabled", nil), ("rolledBack", "errors")])
-    try fixture.session(2, name: "beta", startedSeconds: 1_700_000_100)
-    try fixture.handler(session: 2, number: 1, name: "validate", control: "checkout.pay")
-    try fixture.outcomes(session: 2, handler: 1, durations: [5, 5, 5])
+    try fixture.addAlpha(as: 1)
+    try fixture.addBeta(as: 2)
     return fixture
+  }
+
+  /// Adds the standard "alpha" session (UUID number 1) with row id `id`.
+  public func addAlpha(as id: Int64) throws {
+    try session(id, name: "alpha", startedSeconds: 1_700_000_000, uuidNumber: 1)
+    try handler(session: id, number: 1, name: "validate", control: "checkout.pay")
+    try handler(session: id, number: 2, name: "charge", control: "checkout.pay", flag: "new-pay")
+    try outcomes(session: id, handler: 1, durations: [1, 4, 6, 7, 8, 9, 11, 11, 11])
+    try outcomes(session: id, handler: 2, durations: Array(repeating: 100, count: 8), variant: 1)
+    try outcomes(session: id, handler: 2, durations: [300, 500], status: 1, variant: 1)
+    try outcomes(session: id, handler: 2, durations: [50, 50, 50, 50, 50], variant: 0)
+    try outcomes(session: id, handler: 1, durations: [0], status: 3, events: 1)
+    try outcomes(session: id, handler: 1, durations: [0], status: 2)
+    try flag(
+      session: id, key: "new-pay", owner: "payments", maxErrorRate: 0.1, maxP99: 400,
+      minSamples: 5, states: [("enabled", nil), ("rolledBack", "errors")])
+  }
+
+  /// Adds the standard "beta" session (UUID number 2) with row id `id`.
+  public func addBeta(as id: Int64) throws {
+    try session(id, name: "beta", startedSeconds: 1_700_000_100, uuidNumber: 2)
+    try handler(session: id, number: 1, name: "validate", control: "checkout.pay")
+    try outcomes(session: id, handler: 1, durations: [5, 5, 5])
   }
 }

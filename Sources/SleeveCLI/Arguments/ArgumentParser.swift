@@ -57,7 +57,8 @@ enum ArgumentParser {
     while index < arguments.count {
       let argument = arguments[index]
       if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
-        guard parsed.arguments.count < command.arguments.count else {
+        guard parsed.arguments.count < command.arguments.count || command.repeatsLastArgument
+        else {
           throw UsageError("Unexpected argument '\(argument)'", command: command.name)
         }
         parsed.arguments.append(argument)

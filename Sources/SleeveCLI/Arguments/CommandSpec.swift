@@ -8,13 +8,16 @@ struct CommandSpec: Sendable {
   let discussion: String?
   /// Positional arguments, by placeholder (`flag`), all required.
   let arguments: [String]
+  /// Whether the last positional argument may be given more than once (`<input>...`).
+  let repeatsLastArgument: Bool
   /// Its options, in help order (`--help` is added).
   let options: [OptionSpec]
 
   init(
     name: String, abstract: String, discussion: String? = nil, arguments: [String] = [],
-    options: [OptionSpec]
+    repeatsLastArgument: Bool = false, options: [OptionSpec]
   ) {
+    self.repeatsLastArgument = repeatsLastArgument
     self.name = name
     self.abstract = abstract
     self.discussion = discussion
@@ -28,8 +31,15 @@ struct CommandSpec: Sendable {
     let listed = options.filter { $0.name != "help" }
     let optionsPart =
       listed.count > 3 ? ["[<options>]"] : listed.map { "[\($0.synopsis)]" }
-    let arguments = self.arguments.map { "<\($0)>" }
+    let arguments = argumentPlaceholders
     return (["sleeve", name] + arguments + optionsPart).joined(separator: " ")
+  }
+
+  /// `<out>` and `<input>...`: the positional arguments as usage and help show them.
+  var argumentPlaceholders: [String] {
+    arguments.enumerated().map { index, name in
+      "<\(name)>" + (repeatsLastArgument && index == arguments.count - 1 ? "..." : "")
+    }
   }
 
   func option(named name: String) -> OptionSpec? {

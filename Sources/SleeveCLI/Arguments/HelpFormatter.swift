@@ -8,7 +8,7 @@ enum HelpFormatter {
     text += "\nUSAGE: \(command.usage)\n"
     if !command.arguments.isEmpty {
       text += "\nARGUMENTS:\n"
-      text += command.arguments.map { "  <\($0)>" }.joined(separator: "\n") + "\n"
+      text += command.argumentPlaceholders.map { "  \($0)" }.joined(separator: "\n") + "\n"
     }
     text += "\nOPTIONS:\n" + rows(command.options.map { ($0.label, $0.help) })
     return text

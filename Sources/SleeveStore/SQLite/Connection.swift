@@ -106,6 +106,9 @@ public final class Connection {
   /// Whether no transaction is open.
   public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
+  /// The rows changed by the most recent INSERT, UPDATE or DELETE on this connection.
+  public var changes: Int64 { Int64(sqlite3_changes(handle)) }
+
   /// The rowid of the most recent successful insert on this connection.
   public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

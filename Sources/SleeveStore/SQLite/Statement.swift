@@ -129,6 +129,9 @@ public final class Statement {
   /// The number of columns in a result row.
   public var columnCount: Int32 { sqlite3_column_count(handle) }
 
+  /// The highest parameter number the statement uses (`?3` counts as 3).
+  public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+
   /// The name of column `index` (0-based).
   public func columnName(at index: Int32) -> String {
     sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""

@@ -1,0 +1,75 @@
+import SleeveStore
+
+/// `sleeve merge`: copy sessions from other databases into one.
+enum MergeCommand: Command {
+  static let spec = CommandSpec(
+    name: "merge", abstract: "Copy sessions from other Sleeve databases into one.",
+    discussion: """
+      Copies every ended session of each input (controls, handlers, fires, outcomes, flags and
+      flag history) into <out>, created when missing. Sessions are keyed by UUID: one already
+      in <out> is skipped, so merging a file again adds nothing and a merge that stopped
+      part-way can be run again. Sessions still recording are left out unless
+      --include-unterminated is given, so inputs can be merged while runners record into them.
+      A newer input is refused (exit 65); inputs before it are kept.
+      """,
+    arguments: ["out", "input"], repeatsLastArgument: true,
+    options: [
+      OptionSpec(
+        "include-unterminated",
+        help: "Also copy sessions that have not ended (running or crashed)."),
+      SharedOptions.format,
+    ])
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    let out = arguments.arguments[0]
+    let inputs = Array(arguments.arguments.dropFirst())
+    let includeUnterminated = arguments.has("include-unterminated")
+    let console = context.console
+    let merger = try SessionMerger(target: SleeveDatabase.openForWriting(path: out))
+    var reports: [SessionMerger.Report] = []
+    for (index, input) in inputs.enumerated() {
+      let report = try merger.merge(path: input, includeUnterminated: includeUnterminated) {
+        done, total in
+        guard console.errorIsTerminal else { return }
+        console.error("\rMerging \(index + 1) of \(inputs.count) '\(input)': \(done)/\(total)")
+        if done == total { console.error("\n") }
+      }
+      reports.append(report)
+    }
+    var table = Table(
+      columns: ["input", "copied", "already_present", "not_ended", "outcomes", "flag_changes"],
+      numeric: [1, 2, 3, 4, 5])
+    for report in reports {
+      table.rows.append([
+        Table.Cell(report.path), Table.Cell(String(report.copied.count)),
+        Table.Cell(String(report.alreadyPresent)), Table.Cell(String(report.notEnded)),
+        Table.Cell(String(report.outcomes)), Table.Cell(String(report.flagChanges)),
+      ])
+    }
+    let json = JSONValue.object([
+      ("out", .string(out)),
+      (
+        "inputs",
+        .array(
+          reports.map { report in
+            .object([
+              ("path", .string(report.path)),
+              ("copied", .array(report.copied.map { .string($0) })),
+              ("alreadyPresent", .int(Int64(report.alreadyPresent))),
+              ("notEnded", .int(Int64(report.notEnded))),
+              ("outcomes", .int(Int64(report.outcomes))),
+              ("flagChanges", .int(Int64(report.flagChanges))),
+            ])
+          })
+      ),
+    ])
+    context.print(table: table, json: json)
+    let notEnded = reports.reduce(0) { $0 + $1.notEnded }
+    if notEnded > 0 {
+      console.error(
+        "Note: \(notEnded) session(s) had not ended and were left out; merge again once they "
+          + "end, or pass --include-unterminated.\n")
+    }
+    return .success
+  }
+}

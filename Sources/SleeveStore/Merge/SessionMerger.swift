@@ -1,0 +1,218 @@
+/// Copies sessions from other Sleeve databases into one, keyed by session UUID: a session
+/// already present is skipped, so merging the same file twice adds nothing.
+///
+/// Each session is copied in one transaction with `INSERT … SELECT` through `ATTACH` (SQLite
+/// streams the rows: memory stays flat for any session size), its row ids rewritten to the
+/// target's session number (`session << 40 | n`). Flag definitions and the session's flag
+/// history come with it; command-line flag changes are copied once each.
+///
+/// ```swift
+/// let merger = try SessionMerger(target: SleeveDatabase.openForWriting(path: "all.sqlite"))
+/// let report = try merger.merge(path: "runner-1.sqlite", includeUnterminated: false)
+/// ```
+public final class SessionMerger {
+  /// What one input contributed.
+  public struct Report: Equatable, Sendable {
+    /// The input file.
+    public let path: String
+    /// Sessions copied, by name.
+    public var copied: [String] = []
+    /// Sessions already present (same UUID).
+    public var alreadyPresent = 0
+    /// Sessions left out because they had not ended.
+    public var notEnded = 0
+    /// Outcomes copied.
+    public var outcomes = 0
+    /// Command-line flag changes copied.
+    public var flagChanges = 0
+  }
+
+  private let target: Connection
+
+  /// A merger into `target` (a writable, migrated Sleeve database).
+  public init(target: Connection) {
+    self.target = target
+  }
+
+  /// Copies every ended session of the database at `path` (and running or unterminated ones
+  /// when asked) that `target` does not have yet.
+  ///
+  /// - Parameters:
+  ///   - progress: Called after each session with (done, total).
+  /// - Throws: `StoreError` for an input that is not a Sleeve database or is from a newer
+  ///   Sleeve (nothing is copied from it); `SQLiteError` for I/O failures.
+  public func merge(
+    path: String, includeUnterminated: Bool, progress: (Int, Int) -> Void = { _, _ in }
+  ) throws -> Report {
+    let input = try SleeveDatabase.openForReading(path: path)  // refuses newer, foreign files
+    let state = try Migrator.state(of: input)
+    var report = Report(path: path)
+    if state.applied.isEmpty { return report }  // an empty file: nothing recorded
+    guard state.pending.isEmpty else { throw MergeError.olderSchema(path: path) }
+    let attach = try target.prepare("ATTACH DATABASE ? AS input")
+    try attach.bind(path, at: 1)
+    try attach.run()
+    defer { try? target.execute("DETACH DATABASE input") }
+    guard try !attachedSameFile() else { throw MergeError.inputIsOutput(path: path) }
+    let sessions = try inputSessions()
+    for (index, session) in sessions.enumerated() {
+      defer { progress(index + 1, sessions.count) }
+      guard includeUnterminated || session.status == "ended" else {
+        report.notEnded += 1
+        continue
+      }
+      guard try !targetHas(uuid: session.uuid) else {
+        report.alreadyPresent += 1
+        continue
+      }
+      report.outcomes += try copy(session)
+      report.copied.append(session.name)
+    }
+    report.flagChanges = try copyCommandLineFlagChanges()
+    return report
+  }
+
+  /// Whether `input` and `main` are one file (SQLite reports both by absolute path).
+  private func attachedSameFile() throws -> Bool {
+    let statement = try target.prepare("PRAGMA database_list")
+    var files: [String: String] = [:]
+    while try statement.step() {
+      files[statement.text(at: 1) ?? ""] = statement.text(at: 2) ?? ""
+    }
+    return files["main"] != nil && files["main"] != "" && files["main"] == files["input"]
+  }
+
+  private struct InputSession {
+    let id: Int64
+    let uuid: String
+    let name: String
+    let status: String
+  }
+
+  private func inputSessions() throws -> [InputSession] {
+    let statement = try target.prepare(
+      "SELECT id, uuid, name, status FROM input.sessions ORDER BY started_unix_ns, id")
+    var sessions: [InputSession] = []
+    while try statement.step() {
+      sessions.append(
+        InputSession(
+          id: statement.int64(at: 0), uuid: statement.text(at: 1) ?? "",
+          name: statement.text(at: 2) ?? "", status: statement.text(at: 3) ?? ""))
+    }
+    return sessions
+  }
+
+  private func targetHas(uuid: String) throws -> Bool {
+    let statement = try target.prepare("SELECT 1 FROM main.sessions WHERE uuid = ?")
+    try statement.bind(uuid, at: 1)
+    return try statement.step()
+  }
+
+  /// Copies one session in one transaction; returns the outcomes copied.
+  private func copy(_ session: InputSession) throws -> Int {
+    try target.transaction {
+      let insertSession = try target.prepare(
+        """
+        INSERT INTO main.sessions (uuid, name, tags_json, started_unix_ns, ended_unix_ns,
+          heartbeat_unix_ns, status, durability, dropped_events, failed_events, write_errors,
+          last_error, host, pid, os, runtime, sleeve_version, sqlite_version, metadata_json)
+        SELECT uuid, name, tags_json, started_unix_ns, ended_unix_ns, heartbeat_unix_ns, status,
+          durability, dropped_events, failed_events, write_errors, last_error, host, pid, os,
+          runtime, sleeve_version, sqlite_version, metadata_json
+        FROM input.sessions WHERE id = ?
+        """)
+      try insertSession.bind(session.id, at: 1)
+      try insertSession.run()
+      let newID = target.lastInsertRowID
+      let lower = session.id << 40
+      let upper = (session.id + 1) << 40
+      let shift = newID << 40
+      let mask: Int64 = 1 << 40 - 1
+      let copies = [
+        """
+        INSERT INTO main.controls (id, session_id, name, kind)
+        SELECT ?3 | (id & ?4), ?5, name, kind FROM input.controls WHERE id >= ?1 AND id < ?2
+        """,
+        """
+        INSERT INTO main.registrations (id, session_id, control_id, events, kind, handler,
+          identifier, flag_key, is_async, anchor_type, site, registered_at_ns, removed_at_ns,
+          removal_reason)
+        SELECT ?3 | (id & ?4), ?5, ?3 | (control_id & ?4), events, kind, handler, identifier,
+          flag_key, is_async, anchor_type, site, registered_at_ns, removed_at_ns, removal_reason
+        FROM input.registrations WHERE id >= ?1 AND id < ?2
+        """,
+        """
+        INSERT INTO main.fires (id, control_id, events, origin, parent_fire_id, depth, at_ns)
+        SELECT ?3 | (id & ?4), ?3 | (control_id & ?4), events, origin,
+          CASE WHEN parent_fire_id IS NULL THEN NULL ELSE ?3 | (parent_fire_id & ?4) END,
+          depth, at_ns
+        FROM input.fires WHERE id >= ?1 AND id < ?2
+        """,
+        """
+        INSERT INTO main.outcomes (id, fire_id, registration_id, status, reason, variant,
+          flag_state, is_async, started_ns, duration_ns, error_type, error_message)
+        SELECT ?3 | (id & ?4), ?3 | (fire_id & ?4), ?3 | (registration_id & ?4), status, reason,
+          variant, flag_state, is_async, started_ns, duration_ns, error_type, error_message
+        FROM input.outcomes WHERE id >= ?1 AND id < ?2
+        """,
+        """
+        INSERT INTO main.flags (session_id, key, owner, max_error_rate, max_p99_ns, min_samples)
+        SELECT ?5, key, owner, max_error_rate, max_p99_ns, min_samples
+        FROM input.flags WHERE session_id = ?6
+        """,
+        """
+        INSERT INTO main.flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
+        SELECT ?5, key, state, reason, actor, at_unix_ns, at_ns
+        FROM input.flag_events WHERE session_id = ?6 ORDER BY id
+        """,
+      ]
+      var outcomes = 0
+      for (index, sql) in copies.enumerated() {
+        let statement = try target.prepare(sql)
+        // Numbered parameters: a statement counts up to the highest number it uses.
+        let values = [lower, upper, shift, mask, newID, session.id]
+        for position in 1...Int(statement.parameterCount) {
+          try statement.bind(values[position - 1], at: Int32(position))
+        }
+        try statement.run()
+        if index == 3 { outcomes = Int(target.changes) }
+      }
+      return outcomes
+    }
+  }
+
+  /// Copies command-line flag changes (no session) that the target does not have yet.
+  private func copyCommandLineFlagChanges() throws -> Int {
+    try target.transaction {
+      try target.execute(
+        """
+        INSERT INTO main.flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
+        SELECT NULL, i.key, i.state, i.reason, i.actor, i.at_unix_ns, NULL
+        FROM input.flag_events i WHERE i.session_id IS NULL AND NOT EXISTS (
+          SELECT 1 FROM main.flag_events m WHERE m.session_id IS NULL AND m.key = i.key
+            AND m.state = i.state AND m.at_unix_ns = i.at_unix_ns
+            AND m.reason IS i.reason AND m.actor IS i.actor)
+        ORDER BY i.at_unix_ns, i.id
+        """)
+      return Int(target.changes)
+    }
+  }
+}
+
+/// Why an input cannot be merged. Each description is one line saying what to do.
+public enum MergeError: Error, Equatable, CustomStringConvertible {
+  /// The input is the output file itself.
+  case inputIsOutput(path: String)
+  /// The input has migrations this binary would apply: it was written by an older Sleeve.
+  case olderSchema(path: String)
+
+  /// One line naming the file, what is wrong and what to do.
+  public var description: String {
+    switch self {
+    case .inputIsOutput(let path):
+      "'\(path)' is the output file itself; pass the output first, then other databases"
+    case .olderSchema(let path):
+      "'\(path)' has an older schema; run 'sleeve migrate --db \(path)' first, then merge"
+    }
+  }
+}
