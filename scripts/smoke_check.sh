@@ -37,6 +37,11 @@ expect 0 "$sleeve" errors --db "$db" --by variant --format json
 expect 0 "$sleeve" latency --db "$db" --percentiles 50,90,99.9 --format csv
 expect 0 "$sleeve" flags --db "$db" --format markdown
 expect 0 "$sleeve" migrate --db "$db" --status
+expect 0 "$sleeve" merge "$scratch/merged.sqlite" "$db"
+expect 0 "$sleeve" merge "$scratch/merged.sqlite" "$db" --format json
+expect 0 "$sleeve" export --db "$scratch/merged.sqlite" --format otlp-json --out "$scratch/traces.jsonl"
+expect 0 "$sleeve" export --db "$db" --format csv --out "$scratch/sleeve.csv"
+expect 74 "$sleeve" export --db "$db" --out "$scratch/no/such/dir.csv"
 expect 0 "$sleeve" migrate --db "$db"
 # The gate: the demo's new checkout breaches its 2% error-rate threshold.
 expect 1 "$sleeve" check --db "$db"

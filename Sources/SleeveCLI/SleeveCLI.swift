@@ -12,7 +12,8 @@ public enum SleeveCLI {
   static let commands: [any Command.Type] = [
     SessionsCommand.self, ErrorsCommand.self, LatencyCommand.self, FlagsCommand.self,
     CheckCommand.self, ReportCommand.self, RollbackCommand.self, EnableCommand.self,
-    DisableCommand.self, MergeCommand.self, MigrateCommand.self, DemoCommand.self,
+    DisableCommand.self, MergeCommand.self, ExportCommand.self, MigrateCommand.self,
+    DemoCommand.self,
   ]
 
   /// Runs the command line `arguments` (without the program name) against the real standard
@@ -98,6 +99,8 @@ public enum SleeveCLI {
       }
     case let error as SQLiteError:
       return (code(for: error), error.description)
+    case let error as ExportError:
+      return (.ioError, error.description)
     case let error as UnknownFlag:
       return (.notFound, error.description)
     default:

@@ -6,7 +6,7 @@ import Testing
 struct HelpGoldenTests {
   static let commands = [
     "sessions", "errors", "latency", "flags", "check", "report", "rollback", "enable", "disable",
-    "merge", "migrate", "demo",
+    "merge", "export", "migrate", "demo",
   ]
 
   @Test(

@@ -1,0 +1,80 @@
+import SleeveQuery
+
+/// `sleeve export`: recorded sessions in formats other tools load.
+enum ExportCommand: Command {
+  /// The export formats.
+  enum Format: String, CaseIterable {
+    case otlpJSON = "otlp-json"
+    case ndjson
+    case csv
+  }
+
+  static let spec = CommandSpec(
+    name: "export", abstract: "Export sessions as OpenTelemetry traces, NDJSON or CSV.",
+    discussion: """
+      otlp-json: OTLP/JSON trace requests, one per line (the OpenTelemetry Collector's
+      otlpjsonfile receiver reads them): a span per fire, a child span per handler invocation.
+      ndjson, csv: one row per handler invocation joined with its fire, handler and session;
+      the columns are listed in README. Streams: memory stays flat for any session size.
+      With --out the file appears only once complete.
+      """,
+    options: [
+      SharedOptions.db,
+      OptionSpec("format", value: "format", help: "otlp-json, ndjson or csv (default: ndjson)."),
+      OptionSpec("out", value: "file", help: "Write to this file (default: standard output)."),
+    ] + SharedOptions.filters.filter { ["session", "name", "since"].contains($0.name) })
+
+  static var usesSharedFormat: Bool { false }
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    let format =
+      try context.value("format", in: arguments) { text throws(ValueError) in
+        try ValueParsers.choice(text, of: Format.self)
+      } ?? .ndjson
+    let filter = try SharedOptions.filter(arguments, context: context)
+    let database = try QueryDatabase(path: context.databasePath)
+    let sessions = try database.sessions(matching: filter)
+    let sink = try ExportSink(path: arguments["out"], console: context.console)
+    var outcomes = 0
+    var fires = 0
+    switch format {
+    case .otlpJSON:
+      let exporter = OTLPJSONExporter(sink: sink)
+      for session in sessions {
+        try exporter.begin(session)
+        try database.forEachFireGroup(in: session) { group in
+          fires += group.fire == nil ? 0 : 1
+          outcomes += group.outcomes.count
+          try exporter.add(group)
+        }
+      }
+      try exporter.flush()
+    case .ndjson, .csv:
+      let exporter: any RowExporter = format == .csv ? CSVRowExporter() : NDJSONRowExporter()
+      try exporter.begin(into: sink)
+      for session in sessions {
+        try database.forEachFireGroup(in: session) { group in
+          fires += group.fire == nil ? 0 : 1
+          for outcome in group.outcomes {
+            try exporter.write(
+              ExportColumns.cells(session: session, fire: group.fire, outcome: outcome),
+              into: sink)
+          }
+          outcomes += group.outcomes.count
+        }
+      }
+    }
+    try sink.finish()
+    if let path = sink.path {
+      context.console.error(
+        "Exported \(outcomes) handler invocations in \(fires) fires from "
+          + "\(SharedOptions.sessionsLine(sessions).lowercasedFirst) to \(path).\n")
+    }
+    return .success
+  }
+}
+
+extension String {
+  /// The string with its first letter lowercased: `Session 1` → `session 1`.
+  fileprivate var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+}

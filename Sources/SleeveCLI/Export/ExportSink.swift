@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where an export goes: standard output, or a file that appears only once it is complete
+/// (written next to it under a temporary name, then renamed), so a failed export never leaves
+/// a truncated file behind. Output is buffered in 1 MiB blocks: memory stays flat.
+final class ExportSink {
+  /// The file written, or `nil` for standard output.
+  let path: String?
+  private let temporaryPath: String?
+  private let descriptor: Int32
+  private let console: Console
+  private var buffer = ""
+  private var finished = false
+  /// Bytes written so far.
+  private(set) var bytesWritten = 0
+
+  private static let blockSize = 1 << 20
+
+  /// Opens `path` for a new export, or `console`'s standard output when `nil`.
+  ///
+  /// - Throws: `ExportError.cannotWrite` when the file cannot be created.
+  init(path: String?, console: Console) throws {
+    self.path = path
+    self.console = console
+    buffer.reserveCapacity(Self.blockSize + 4_096)
+    guard let path else {
+      temporaryPath = nil
+      descriptor = 1
+      return
+    }
+    let temporary = path + ".partial-\(getpid())"
+    let opened = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard opened >= 0 else { throw ExportError.cannotWrite(path: path, reason: Self.lastError) }
+    temporaryPath = temporary
+    descriptor = opened
+  }
+
+  deinit {
+    if !finished, let temporaryPath {
+      close(descriptor)
+      unlink(temporaryPath)
+    }
+  }
+
+  /// Appends `text`.
+  func write(_ text: String) throws {
+    buffer += text
+    if buffer.utf8.count >= Self.blockSize { try flush() }
+  }
+
+  /// Writes what is buffered and, for a file, syncs it and moves it into place.
+  func finish() throws {
+    try flush()
+    guard let path, let temporaryPath else { return }
+    guard fsync(descriptor) == 0 else {
+      throw ExportError.cannotWrite(path: path, reason: Self.lastError)
+    }
+    close(descriptor)
+    finished = true
+    guard rename(temporaryPath, path) == 0 else {
+      let reason = Self.lastError
+      unlink(temporaryPath)
+      throw ExportError.cannotWrite(path: path, reason: reason)
+    }
+  }
+
+  private func flush() throws {
+    bytesWritten += buffer.utf8.count
+    defer { buffer.removeAll(keepingCapacity: true) }
+    guard let path else {
+      console.out(buffer)
+      return
+    }
+    var failure: String?
+    buffer.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = writeBytes(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = Self.lastError
+          return
+        }
+        offset += written
+      }
+    }
+    if let failure { throw ExportError.cannotWrite(path: path, reason: failure) }
+  }
+
+  private static var lastError: String { String(cString: strerror(errno)) }
+}
+
+/// The C library's `write`, named apart from `ExportSink.write(_:)`.
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
+}
+
+/// Why an export stopped. Each description is one line saying what to do.
+enum ExportError: Error, CustomStringConvertible {
+  /// The output could not be written.
+  case cannotWrite(path: String, reason: String)
+
+  var description: String {
+    switch self {
+    case .cannotWrite(let path, let reason):
+      "cannot write '\(path)' (\(reason)); check the directory exists, is writable and has space"
+    }
+  }
+}

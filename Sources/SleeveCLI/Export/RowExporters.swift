@@ -1,0 +1,60 @@
+import SleeveStore
+
+/// Writes rows as they come; `begin` once before the first.
+protocol RowExporter {
+  func begin(into sink: ExportSink) throws
+  func write(_ cells: [ExportCell], into sink: ExportSink) throws
+}
+
+/// RFC 4180 CSV with a header row: fields quoted only when they must be, absent values empty.
+struct CSVRowExporter: RowExporter {
+  func begin(into sink: ExportSink) throws {
+    try sink.write(ExportColumns.names.joined(separator: ",") + "\n")
+  }
+
+  func write(_ cells: [ExportCell], into sink: ExportSink) throws {
+    var line = ""
+    for (index, cell) in cells.enumerated() {
+      if index > 0 { line += "," }
+      switch cell {
+      case .text(let value?): line += Self.field(value)
+      case .integer(let value?): line += String(value)
+      case .boolean(let value): line += value ? "true" : "false"
+      case .text(nil), .integer(nil): break
+      }
+    }
+    try sink.write(line + "\n")
+  }
+
+  /// `value`, or `"value"` with inner quotes doubled when it holds a comma, quote, line break
+  /// or leading or trailing space.
+  static func field(_ value: String) -> String {
+    let needsQuotes =
+      value.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+      || value.first == " " || value.last == " "
+    guard needsQuotes else { return value }
+    return "\"" + value.replacing("\"", with: "\"\"") + "\""
+  }
+}
+
+/// Newline-delimited JSON: one object per row with every column, absent values `null`.
+struct NDJSONRowExporter: RowExporter {
+  private static let keys = ExportColumns.names.map { JSONText.quoted($0) + ":" }
+
+  func begin(into sink: ExportSink) throws {}
+
+  func write(_ cells: [ExportCell], into sink: ExportSink) throws {
+    var line = "{"
+    for (index, cell) in cells.enumerated() {
+      if index > 0 { line += "," }
+      line += Self.keys[index]
+      switch cell {
+      case .text(let value?): line += JSONText.quoted(value)
+      case .integer(let value?): line += String(value)
+      case .boolean(let value): line += value ? "true" : "false"
+      case .text(nil), .integer(nil): line += "null"
+      }
+    }
+    try sink.write(line + "}\n")
+  }
+}

@@ -1,0 +1,145 @@
+import SleeveCore
+import SleeveStore
+
+extension QueryDatabase {
+  /// Calls `body` with each fire of `session` and its outcomes, in fire order, reading one
+  /// snapshot of the file. Memory stays bounded whatever the session's size: rows are read
+  /// as they are handed out (outcomes are ordered by fire with SQLite's sorter, which spills
+  /// to temporary files), and only one fire's outcomes are held at a time.
+  ///
+  /// Outcomes whose fire row is missing are handed out too, each in a group of its own with a
+  /// `nil` fire, where their fire would have been.
+  ///
+  /// - Throws: `QueryError` for a file that cannot be read; whatever `body` throws.
+  public func forEachFireGroup(
+    in session: SessionSummary, _ body: (ExportFireGroup) throws -> Void
+  ) throws {
+    try translating {
+      let (lower, upper) = session.idRange
+      let fires = try FireCursor(database: self, lower: lower, upper: upper, session: session)
+      let outcomes = try OutcomeCursor(
+        database: self, lower: lower, upper: upper, session: session)
+      var pending = try outcomes.next()
+      while let fire = try fires.next() {
+        while let orphan = pending, orphan.fireID < fire.id {
+          try body(ExportFireGroup(fire: nil, outcomes: [orphan.outcome]))
+          pending = try outcomes.next()
+        }
+        var own: [ExportOutcome] = []
+        while let outcome = pending, outcome.fireID == fire.id {
+          own.append(outcome.outcome)
+          pending = try outcomes.next()
+        }
+        try body(ExportFireGroup(fire: fire.fire, outcomes: own))
+      }
+      while let orphan = pending {
+        try body(ExportFireGroup(fire: nil, outcomes: [orphan.outcome]))
+        pending = try outcomes.next()
+      }
+    }
+  }
+}
+
+/// The number part of a row id (`id & (2^40 - 1)`): stable when sessions are merged.
+private func number(of id: Int64) -> Int64 { id & (1 << 40 - 1) }
+
+/// Fires of one session in id order, with their control.
+private struct FireCursor {
+  let statement: Statement
+  let parentLookup: Statement
+  let startedUnixNanoseconds: Int64
+
+  init(database: QueryDatabase, lower: Int64, upper: Int64, session: SessionSummary) throws {
+    statement = try database.connection.prepare(
+      """
+      SELECT f.id, f.parent_fire_id, f.events, f.origin, f.depth, f.at_ns, c.name, c.kind
+      FROM fires f LEFT JOIN controls c ON c.id = f.control_id
+      WHERE f.id >= ? AND f.id < ? ORDER BY f.id
+      """)
+    try statement.bind(lower, at: 1)
+    try statement.bind(upper, at: 2)
+    parentLookup = try database.connection.prepare("SELECT parent_fire_id FROM fires WHERE id = ?")
+    startedUnixNanoseconds = session.startedUnixNanoseconds
+  }
+
+  func next() throws -> (id: Int64, fire: ExportFire)? {
+    guard try statement.step() else { return nil }
+    let id = statement.int64(at: 0)
+    let parent = statement.optionalInt64(at: 1)
+    let fire = ExportFire(
+      number: number(of: id), parentNumber: parent.map(number(of:)),
+      rootNumber: number(of: try root(of: id, parent: parent)),
+      control: statement.text(at: 6), controlKind: statement.text(at: 7),
+      events: ControlEvents(rawValue: UInt(truncatingIfNeeded: statement.int64(at: 2)))
+        .description,
+      origin: statement.int64(at: 3) == 0 ? "interaction" : "programmatic",
+      depth: statement.int64(at: 4),
+      atUnixNanoseconds: startedUnixNanoseconds &+ statement.int64(at: 5))
+    return (id, fire)
+  }
+
+  /// Follows parent links to the outermost recorded fire (chains are as deep as the
+  /// dispatch's recursion limit; a broken or cyclic chain stops where it breaks).
+  private func root(of id: Int64, parent: Int64?) throws -> Int64 {
+    var current = id
+    var next = parent
+    var steps = 0
+    while let parent = next, steps < 1_000 {
+      parentLookup.reset()
+      try parentLookup.bind(parent, at: 1)
+      guard try parentLookup.step() else { break }
+      current = parent
+      next = parentLookup.optionalInt64(at: 0)
+      steps += 1
+    }
+    parentLookup.reset()
+    return current
+  }
+}
+
+/// Outcomes of one session ordered by fire, then by recording order, with their handler.
+private struct OutcomeCursor {
+  let statement: Statement
+  let startedUnixNanoseconds: Int64
+
+  static let statusNames = GroupTally.statusNames
+  static let reasonNames = [1: "flagOff", 2: "removed", 3: "disabled"]
+  static let flagStateNames = ["unknown", "enabled", "disabled", "rolledBack"]
+
+  init(database: QueryDatabase, lower: Int64, upper: Int64, session: SessionSummary) throws {
+    statement = try database.connection.prepare(
+      """
+      SELECT o.fire_id, o.id, r.handler, r.identifier, r.kind, r.site, r.flag_key, o.variant,
+        o.flag_state, o.is_async, o.status, o.reason, o.started_ns, o.duration_ns, o.error_type,
+        o.error_message
+      FROM outcomes o LEFT JOIN registrations r ON r.id = o.registration_id
+      WHERE o.id >= ? AND o.id < ? ORDER BY o.fire_id, o.id
+      """)
+    try statement.bind(lower, at: 1)
+    try statement.bind(upper, at: 2)
+    startedUnixNanoseconds = session.startedUnixNanoseconds
+  }
+
+  func next() throws -> (fireID: Int64, outcome: ExportOutcome)? {
+    guard try statement.step() else { return nil }
+    let fireID = statement.int64(at: 0)
+    let status = Int(statement.int64(at: 10))
+    let flagState = statement.optionalInt64(at: 8).map(Int.init)
+    let outcome = ExportOutcome(
+      number: number(of: statement.int64(at: 1)), fireNumber: number(of: fireID),
+      handler: statement.text(at: 2), identifier: statement.text(at: 3),
+      handlerKind: statement.text(at: 4), site: statement.text(at: 5),
+      flagKey: statement.text(at: 6),
+      variant: statement.optionalInt64(at: 7).map { $0 == 1 ? "on" : "off" },
+      flagState: flagState.map {
+        Self.flagStateNames.indices.contains($0) ? Self.flagStateNames[$0] : String($0)
+      },
+      isAsync: statement.int64(at: 9) != 0,
+      status: Self.statusNames.indices.contains(status) ? Self.statusNames[status] : String(status),
+      skipReason: statement.optionalInt64(at: 11).map { Self.reasonNames[Int($0)] ?? String($0) },
+      startedUnixNanoseconds: startedUnixNanoseconds &+ statement.int64(at: 12),
+      durationNanoseconds: statement.int64(at: 13), errorType: statement.text(at: 14),
+      errorMessage: statement.text(at: 15))
+    return (fireID, outcome)
+  }
+}
