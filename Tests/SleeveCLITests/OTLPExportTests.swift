@@ -1,4 +1,6 @@
 import Foundation
+import SleeveCore
+import SleeveRecorder
 import SleeveTestSupport
 import Testing
 
@@ -23,8 +25,12 @@ struct OTLPExportTests {
   }
 
   private static func export(_ fixture: FixtureDatabase) async throws -> String {
+    try await export(path: fixture.path)
+  }
+
+  private static func export(path: String) async throws -> String {
     let result = await CLIRunner.run([
-      "export", "--db", fixture.path, "--session", "all", "--format", "otlp-json",
+      "export", "--db", path, "--session", "all", "--format", "otlp-json",
     ])
     #expect(result.exit == 0, "\(result.error)")
     return result.out
@@ -149,6 +155,35 @@ struct OTLPExportTests {
       unflagged.allSatisfy { $0.string("feature_flag.key") == nil && $0.json["status"] == nil })
     let fallbacks = spans.filter { $0.string("feature_flag.result.variant") == "off" }
     #expect(fallbacks.count == 5)
+  }
+
+  @Test("a recorded session's metadata becomes resource attributes: tags, environment, host")
+  @MainActor
+  func resourceFromRecordedSession() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("recorded.sqlite")
+    let session = try Recorder(path: path).startSession(
+      name: "CheckoutTests", tags: ["ci", "nightly"], environment: ["HOME"])
+    let pay = Button(name: "checkout.pay")
+    pay.on(.touchUpInside, id: "charge") { _ in }
+    session.attach(pay)
+    pay.sendActions(for: .touchUpInside)
+    try await session.end()
+    let (resources, spans) = try Self.spans(in: try await Self.export(path: path))
+    #expect(spans.count == 2)
+    let resource = try #require(resources.first)
+    var byKey: [String: [String: Any]] = [:]
+    for attribute in resource["attributes"] as? [[String: Any]] ?? [] {
+      byKey[attribute["key"] as? String ?? ""] = attribute["value"] as? [String: Any]
+    }
+    #expect(byKey["service.name"]?["stringValue"] as? String == "CheckoutTests")
+    #expect(byKey["sleeve.session.id"]?["stringValue"] as? String == session.uuid)
+    let home = ProcessInfo.processInfo.environment["HOME"]
+    #expect(byKey["sleeve.env.HOME"]?["stringValue"] as? String == home)
+    let tags = (byKey["sleeve.session.tags"]?["arrayValue"] as? [String: Any])?["values"]
+    #expect((tags as? [[String: Any]])?.map { $0["stringValue"] as? String } == ["ci", "nightly"])
+    #expect(byKey["process.pid"]?["intValue"] as? String == String(getpid()))
+    #expect(byKey["host.name"] != nil && byKey["os.description"] != nil)
   }
 
   @Test("long sessions are split into lines of at most 1,000 spans")

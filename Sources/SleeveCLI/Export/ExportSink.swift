@@ -48,7 +48,12 @@ final class ExportSink {
 
   /// Appends `text`.
   func write(_ text: String) throws {
-    buffer += text
+    try append { $0 += text }
+  }
+
+  /// Lets `body` append to the output in place (no intermediate strings).
+  func append(_ body: (inout String) -> Void) throws {
+    body(&buffer)
     if buffer.utf8.count >= Self.blockSize { try flush() }
   }
 

@@ -14,7 +14,8 @@ final class OTLPJSONExporter {
   private let sink: ExportSink
   private let spansPerLine: Int
   private var resourcePrefix = ""
-  private var spans: [String] = []
+  private var spansText = ""
+  private var spanCount = 0
   private var sessionUUID = ""
 
   init(sink: ExportSink, spansPerLine: Int = 1_000) {
@@ -28,7 +29,7 @@ final class OTLPJSONExporter {
     sessionUUID = session.uuid
     resourcePrefix =
       #"{"resourceSpans":[{"resource":{"attributes":["#
-      + Self.resourceAttributes(of: session).joined(separator: ",")
+      + Self.resourceAttributes(of: session)
       + #"]},"scopeSpans":[{"scope":{"name":"sleeve","version":"#
       + JSONText.quoted(Sleeve.version) + #"},"spans":["#
   }
@@ -38,48 +39,67 @@ final class OTLPJSONExporter {
     let rootFire = group.fire?.rootNumber ?? group.outcomes.first?.fireNumber ?? 0
     let traceID = OTLPIdentifiers.traceID(sessionUUID: sessionUUID, rootFire: rootFire)
     if let fire = group.fire {
-      spans.append(Self.span(of: fire, outcomes: group.outcomes, traceID: traceID))
+      startSpan()
+      Self.appendSpan(of: fire, outcomes: group.outcomes, traceID: traceID, to: &spansText)
     }
     for outcome in group.outcomes {
-      spans.append(Self.span(of: outcome, traceID: traceID))
+      startSpan()
+      Self.appendSpan(of: outcome, traceID: traceID, to: &spansText)
     }
-    if spans.count >= spansPerLine { try flush() }
+    if spanCount >= spansPerLine { try flush() }
   }
 
   /// Writes the spans not yet written.
   func flush() throws {
-    guard !spans.isEmpty else { return }
-    try sink.write(resourcePrefix + spans.joined(separator: ",") + "]}]}]}\n")
-    spans.removeAll(keepingCapacity: true)
+    guard spanCount > 0 else { return }
+    try sink.append { line in
+      line += resourcePrefix
+      line += spansText
+      line += "]}]}]}\n"
+    }
+    spansText.removeAll(keepingCapacity: true)
+    spanCount = 0
+  }
+
+  private func startSpan() {
+    if spanCount > 0 { spansText += "," }
+    spanCount += 1
   }
 
   // MARK: Spans
 
-  private static func span(of fire: ExportFire, outcomes: [ExportOutcome], traceID: String)
-    -> String
-  {
+  private static func appendSpan(
+    of fire: ExportFire, outcomes: [ExportOutcome], traceID: String, to out: inout String
+  ) {
     let end = outcomes.reduce(fire.atUnixNanoseconds) {
       max($0, $1.startedUnixNanoseconds &+ $1.durationNanoseconds)
     }
-    var attributes = [
-      attribute("sleeve.events", fire.events), attribute("sleeve.fire.origin", fire.origin),
-      attribute("sleeve.fire.depth", fire.depth), attribute("sleeve.fire.number", fire.number),
-    ]
-    if let control = fire.control { attributes.insert(attribute("sleeve.control", control), at: 0) }
-    if let kind = fire.controlKind { attributes.append(attribute("sleeve.control.kind", kind)) }
     let name = [fire.control, fire.events].compactMap { $0 }.joined(separator: " ")
-    return spanText(
+    appendSpanStart(
       traceID: traceID, spanID: OTLPIdentifiers.fireSpanID(fire.number),
       parentSpanID: fire.parentNumber.map(OTLPIdentifiers.fireSpanID), name: name,
-      start: fire.atUnixNanoseconds, end: end, attributes: attributes, tail: "")
+      start: fire.atUnixNanoseconds, end: end, to: &out)
+    var attributes = AttributeList()
+    if let control = fire.control { attributes.add("sleeve.control", control, to: &out) }
+    attributes.add("sleeve.events", fire.events, to: &out)
+    attributes.add("sleeve.fire.origin", fire.origin, to: &out)
+    attributes.add("sleeve.fire.depth", fire.depth, to: &out)
+    attributes.add("sleeve.fire.number", fire.number, to: &out)
+    if let kind = fire.controlKind { attributes.add("sleeve.control.kind", kind, to: &out) }
+    out += "]}"
   }
 
-  private static func span(of outcome: ExportOutcome, traceID: String) -> String {
-    var attributes = [
-      attribute("sleeve.outcome.status", outcome.status),
-      attribute("sleeve.outcome.number", outcome.number),
-      attribute("sleeve.handler.async", outcome.isAsync),
-    ]
+  private static func appendSpan(of outcome: ExportOutcome, traceID: String, to out: inout String) {
+    let end = outcome.startedUnixNanoseconds &+ outcome.durationNanoseconds
+    appendSpanStart(
+      traceID: traceID, spanID: OTLPIdentifiers.outcomeSpanID(outcome.number),
+      parentSpanID: OTLPIdentifiers.fireSpanID(outcome.fireNumber),
+      name: outcome.handler ?? "handler", start: outcome.startedUnixNanoseconds, end: end,
+      to: &out)
+    var attributes = AttributeList()
+    attributes.add("sleeve.outcome.status", outcome.status, to: &out)
+    attributes.add("sleeve.outcome.number", outcome.number, to: &out)
+    attributes.add("sleeve.handler.async", outcome.isAsync, to: &out)
     let optional: [(String, String?)] = [
       ("sleeve.handler", outcome.handler), ("sleeve.handler.identifier", outcome.identifier),
       ("sleeve.handler.kind", outcome.handlerKind), ("sleeve.handler.site", outcome.site),
@@ -87,98 +107,131 @@ final class OTLPJSONExporter {
       ("feature_flag.key", outcome.flagKey), ("feature_flag.result.variant", outcome.variant),
       ("sleeve.flag.state", outcome.flagState),
     ]
-    for case (let key, let value?) in optional { attributes.append(attribute(key, value)) }
-    if outcome.flagKey != nil {
-      attributes.append(attribute("feature_flag.provider.name", "sleeve"))
-    }
-    let end = outcome.startedUnixNanoseconds &+ outcome.durationNanoseconds
-    var tail = ""
+    for case (let key, let value?) in optional { attributes.add(key, value, to: &out) }
+    if outcome.flagKey != nil { attributes.add("feature_flag.provider.name", "sleeve", to: &out) }
+    out += "]"
     if outcome.status == "failed" {
-      var exception = [attribute("exception.type", outcome.errorType ?? "Error")]
+      out += #","events":[{"timeUnixNano":""# + String(end)
+      out += #"","name":"exception","attributes":["#
+      var exception = AttributeList()
+      exception.add("exception.type", outcome.errorType ?? "Error", to: &out)
       if let message = outcome.errorMessage {
-        exception.append(attribute("exception.message", message))
+        exception.add("exception.message", message, to: &out)
       }
-      tail =
-        #","events":[{"timeUnixNano":""# + String(end) + #"","name":"exception","attributes":["#
-        + exception.joined(separator: ",") + #"]}],"status":{"code":2"#
-        + (outcome.errorMessage.map { #","message":"# + JSONText.quoted($0) } ?? "") + "}"
+      out += #"]}],"status":{"code":2"#
+      if let message = outcome.errorMessage {
+        out += #","message":"#
+        JSONText.appendQuoted(message, to: &out)
+      }
+      out += "}"
     }
-    return spanText(
-      traceID: traceID, spanID: OTLPIdentifiers.outcomeSpanID(outcome.number),
-      parentSpanID: OTLPIdentifiers.fireSpanID(outcome.fireNumber),
-      name: outcome.handler ?? "handler", start: outcome.startedUnixNanoseconds, end: end,
-      attributes: attributes, tail: tail)
+    out += "}"
   }
 
-  /// A span with kind INTERNAL (1); `tail` adds events and status.
-  private static func spanText(
+  /// Opens a span with kind INTERNAL (1), up to its attribute list (`"attributes":[`).
+  private static func appendSpanStart(
     traceID: String, spanID: String, parentSpanID: String?, name: String, start: Int64,
-    end: Int64, attributes: [String], tail: String
-  ) -> String {
-    #"{"traceId":""# + traceID + #"","spanId":""# + spanID + "\""
-      + (parentSpanID.map { #","parentSpanId":""# + $0 + "\"" } ?? "")
-      + #","name":"# + JSONText.quoted(name) + #","kind":1,"startTimeUnixNano":""#
-      + String(start) + #"","endTimeUnixNano":""# + String(end) + #"","attributes":["#
-      + attributes.joined(separator: ",") + "]" + tail + "}"
+    end: Int64, to out: inout String
+  ) {
+    out += #"{"traceId":""#
+    out += traceID
+    out += #"","spanId":""#
+    out += spanID
+    out += "\""
+    if let parentSpanID {
+      out += #","parentSpanId":""#
+      out += parentSpanID
+      out += "\""
+    }
+    out += #","name":"#
+    JSONText.appendQuoted(name, to: &out)
+    out += #","kind":1,"startTimeUnixNano":""#
+    out += String(start)
+    out += #"","endTimeUnixNano":""#
+    out += String(end)
+    out += #"","attributes":["#
+  }
+
+  /// Appends OTLP `KeyValue`s, separated by commas.
+  private struct AttributeList {
+    private var count = 0
+
+    private mutating func key(_ key: String, _ type: String, to out: inout String) {
+      if count > 0 { out += "," }
+      count += 1
+      out += #"{"key":"#
+      JSONText.appendQuoted(key, to: &out)
+      out += #","value":{""#
+      out += type
+      out += #"":"#
+    }
+
+    mutating func add(_ name: String, _ value: String, to out: inout String) {
+      key(name, "stringValue", to: &out)
+      JSONText.appendQuoted(value, to: &out)
+      out += "}}"
+    }
+
+    mutating func add(_ name: String, _ value: Int64, to out: inout String) {
+      key(name, "intValue", to: &out)
+      out += "\"" + String(value) + "\"}}"
+    }
+
+    mutating func add(_ name: String, _ value: Bool, to out: inout String) {
+      key(name, "boolValue", to: &out)
+      out += value ? "true}}" : "false}}"
+    }
+
+    mutating func add(_ name: String, _ values: [String], to out: inout String) {
+      key(name, "arrayValue", to: &out)
+      out += #"{"values":["#
+      for (index, value) in values.enumerated() {
+        out += index == 0 ? #"{"stringValue":"# : #",{"stringValue":"#
+        JSONText.appendQuoted(value, to: &out)
+        out += "}"
+      }
+      out += "]}}}"
+    }
   }
 
   // MARK: Resource
 
-  /// The session as resource attributes: `service.name` is the session's name; host,
-  /// process, OS and runtime use OpenTelemetry's names; the rest are `sleeve.*`, with each
-  /// recorded environment variable as `sleeve.env.NAME`.
-  static func resourceAttributes(of session: SessionSummary) -> [String] {
+  /// The session as resource attributes (a JSON list's contents): `service.name` is the
+  /// session's name; host, process, OS and runtime use OpenTelemetry's names; the rest are
+  /// `sleeve.*`, with each recorded environment variable as `sleeve.env.NAME`.
+  static func resourceAttributes(of session: SessionSummary) -> String {
     let metadata = session.metadata
-    var attributes = [
-      attribute("service.name", session.name),
-      attribute("service.instance.id", session.uuid),
-      attribute("sleeve.session.id", session.uuid),
-      attribute("sleeve.session.name", session.name),
-      attribute("sleeve.session.status", session.status),
-      attribute("sleeve.session.started_unix_ns", session.startedUnixNanoseconds),
-    ]
+    var out = ""
+    var attributes = AttributeList()
+    attributes.add("service.name", session.name, to: &out)
+    attributes.add("service.instance.id", session.uuid, to: &out)
+    attributes.add("sleeve.session.id", session.uuid, to: &out)
+    attributes.add("sleeve.session.name", session.name, to: &out)
+    attributes.add("sleeve.session.status", session.status, to: &out)
+    attributes.add("sleeve.session.started_unix_ns", session.startedUnixNanoseconds, to: &out)
     let named: [(String, String)] = [
       ("host.name", "host"), ("os.description", "os"),
       ("process.runtime.description", "runtime"), ("sleeve.version", "sleeveVersion"),
       ("sleeve.sqlite_version", "sqliteVersion"), ("sleeve.session.durability", "durability"),
     ]
     for (key, field) in named {
-      if let value = metadata[field], !value.isEmpty { attributes.append(attribute(key, value)) }
+      if let value = metadata[field], !value.isEmpty { attributes.add(key, value, to: &out) }
     }
     if let pid = metadata["pid"].flatMap({ Int64($0) }) {
-      attributes.append(attribute("process.pid", pid))
+      attributes.add("process.pid", pid, to: &out)
     }
     let tags = parseJSON(metadata["tagsJSON"]) as? [String] ?? []
-    if !tags.isEmpty {
-      attributes.append(
-        #"{"key":"sleeve.session.tags","value":{"arrayValue":{"values":["#
-          + tags.map { #"{"stringValue":"# + JSONText.quoted($0) + "}" }.joined(separator: ",")
-          + "]}}}")
-    }
+    if !tags.isEmpty { attributes.add("sleeve.session.tags", tags, to: &out) }
     let stored = parseJSON(metadata["metadataJSON"]) as? [String: Any] ?? [:]
     let environment = stored["environment"] as? [String: String] ?? [:]
     for name in environment.keys.sorted() {
-      attributes.append(attribute("sleeve.env." + name, environment[name] ?? ""))
+      attributes.add("sleeve.env." + name, environment[name] ?? "", to: &out)
     }
-    return attributes
+    return out
   }
 
   private static func parseJSON(_ text: String?) -> Any? {
     guard let data = text?.data(using: .utf8) else { return nil }
     return try? JSONSerialization.jsonObject(with: data)
-  }
-
-  private static func attribute(_ key: String, _ value: String) -> String {
-    #"{"key":"# + JSONText.quoted(key) + #","value":{"stringValue":"# + JSONText.quoted(value)
-      + "}}"
-  }
-
-  private static func attribute(_ key: String, _ value: Int64) -> String {
-    #"{"key":"# + JSONText.quoted(key) + #","value":{"intValue":""# + String(value) + "\"}}"
-  }
-
-  private static func attribute(_ key: String, _ value: Bool) -> String {
-    #"{"key":"# + JSONText.quoted(key) + #","value":{"boolValue":"# + (value ? "true" : "false")
-      + "}}"
   }
 }

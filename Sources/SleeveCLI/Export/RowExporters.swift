@@ -13,17 +13,18 @@ struct CSVRowExporter: RowExporter {
   }
 
   func write(_ cells: [ExportCell], into sink: ExportSink) throws {
-    var line = ""
-    for (index, cell) in cells.enumerated() {
-      if index > 0 { line += "," }
-      switch cell {
-      case .text(let value?): line += Self.field(value)
-      case .integer(let value?): line += String(value)
-      case .boolean(let value): line += value ? "true" : "false"
-      case .text(nil), .integer(nil): break
+    try sink.append { line in
+      for (index, cell) in cells.enumerated() {
+        if index > 0 { line += "," }
+        switch cell {
+        case .text(let value?): line += Self.field(value)
+        case .integer(let value?): line += String(value)
+        case .boolean(let value): line += value ? "true" : "false"
+        case .text(nil), .integer(nil): break
+        }
       }
+      line += "\n"
     }
-    try sink.write(line + "\n")
   }
 
   /// `value`, or `"value"` with inner quotes doubled when it holds a comma, quote, line break
@@ -44,17 +45,19 @@ struct NDJSONRowExporter: RowExporter {
   func begin(into sink: ExportSink) throws {}
 
   func write(_ cells: [ExportCell], into sink: ExportSink) throws {
-    var line = "{"
-    for (index, cell) in cells.enumerated() {
-      if index > 0 { line += "," }
-      line += Self.keys[index]
-      switch cell {
-      case .text(let value?): line += JSONText.quoted(value)
-      case .integer(let value?): line += String(value)
-      case .boolean(let value): line += value ? "true" : "false"
-      case .text(nil), .integer(nil): line += "null"
+    try sink.append { line in
+      line += "{"
+      for (index, cell) in cells.enumerated() {
+        if index > 0 { line += "," }
+        line += Self.keys[index]
+        switch cell {
+        case .text(let value?): JSONText.appendQuoted(value, to: &line)
+        case .integer(let value?): line += String(value)
+        case .boolean(let value): line += value ? "true" : "false"
+        case .text(nil), .integer(nil): line += "null"
+        }
       }
+      line += "}\n"
     }
-    try sink.write(line + "}\n")
   }
 }

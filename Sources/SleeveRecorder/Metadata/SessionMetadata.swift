@@ -71,8 +71,19 @@ public struct SessionMetadata: Sendable, Equatable {
     let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
     let pretty = release.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
       .map { $0.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: ["\""]) }
-    let version = ProcessInfo.processInfo.operatingSystemVersionString
-    return [pretty, version].compactMap { $0 }.joined(separator: "; ")
+    return [pretty, kernel()].compactMap { $0 }.joined(separator: "; ")
+  }
+
+  /// `Linux 6.1.0-18-amd64`: the kernel's name and release, from `uname`.
+  static func kernel() -> String? {
+    var names = utsname()
+    guard uname(&names) == 0 else { return nil }
+    func text<Field>(_ field: Field) -> String {
+      withUnsafeBytes(of: field) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+    }
+    return text(names.sysname) + " " + text(names.release)
   }
 }
 

@@ -3,7 +3,20 @@
 public enum JSONText {
   /// `value` as a JSON string literal, quotes included.
   public static func quoted(_ value: String) -> String {
-    var out = "\""
+    var out = ""
+    appendQuoted(value, to: &out)
+    return out
+  }
+
+  /// Appends `value` as a JSON string literal, quotes included, to `out`.
+  public static func appendQuoted(_ value: String, to out: inout String) {
+    out += "\""
+    let needsEscaping = value.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    guard needsEscaping else {
+      out += value
+      out += "\""
+      return
+    }
     for scalar in value.unicodeScalars {
       switch scalar {
       case "\"": out += "\\\""
@@ -17,6 +30,6 @@ public enum JSONText {
       default: out.unicodeScalars.append(scalar)
       }
     }
-    return out + "\""
+    out += "\""
   }
 }
