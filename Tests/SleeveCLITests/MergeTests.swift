@@ -1,3 +1,5 @@
+import SleeveCore
+import SleeveRecorder
 import SleeveStore
 import SleeveTestSupport
 import Testing
@@ -48,12 +50,12 @@ struct MergeTests {
     let directory = TemporaryDirectory()
     let out = directory.path("all.sqlite")
     let once = await CLIRunner.run(["merge", out, first.path, second.path, "--format", "csv"])
-    #expect(once.out.contains("\(first.path),1,0,0,26,0"))
+    #expect(once.out.contains("\(first.path),1,0,0,0,26,0"))
     let before = try Self.rowCounts(out)
     let twice = await CLIRunner.run(["merge", out, first.path, second.path, "--format", "csv"])
     #expect(twice.exit == 0)
-    #expect(twice.out.contains("\(first.path),0,1,0,0,0"))
-    #expect(twice.out.contains("\(second.path),0,1,0,0,0"))
+    #expect(twice.out.contains("\(first.path),0,0,1,0,0,0"))
+    #expect(twice.out.contains("\(second.path),0,0,1,0,0,0"))
     #expect(try Self.rowCounts(out) == before)
     #expect(before["outcomes"] == 29)
   }
@@ -88,7 +90,7 @@ struct MergeTests {
     let out = directory.path("all.sqlite")
     let skipped = await CLIRunner.run(["merge", out, input.path, "--format", "csv"])
     #expect(skipped.exit == 0)
-    #expect(skipped.out.contains("\(input.path),1,0,1,"))
+    #expect(skipped.out.contains("\(input.path),1,0,0,1,"))
     #expect(skipped.error.contains("--include-unterminated"))
     let included = await CLIRunner.run([
       "merge", out, input.path, "--include-unterminated", "--format", "json",
@@ -98,6 +100,50 @@ struct MergeTests {
     let sessions = try SleeveDatabase.openForReading(path: out).scalarInt(
       "SELECT count(*) FROM sessions")
     #expect(sessions == 2)
+  }
+
+  @Test("merging while a recorder writes into the input; a copy taken before the end is refreshed")
+  @MainActor
+  func mergeWhileRecording() async throws {
+    let directory = TemporaryDirectory()
+    let input = directory.path("runner.sqlite")
+    let out = directory.path("all.sqlite")
+    let recorder = try Recorder(path: input)
+    let finished = try recorder.startSession(name: "finished")
+    let button = Button(name: "pay")
+    button.on(.touchUpInside, id: "charge") { _ in }
+    finished.attach(button)
+    for _ in 0..<500 { button.sendActions(for: .touchUpInside) }
+    try await finished.end()
+
+    let live = try recorder.startSession(name: "live")
+    let other = Button(name: "pay")
+    other.on(.touchUpInside, id: "charge") { _ in }
+    live.attach(other)
+    for round in 0..<5 {
+      for _ in 0..<2_000 { other.sendActions(for: .touchUpInside) }
+      await live.flush()
+      let merge = await CLIRunner.run(["merge", out, input, "--format", "csv"])
+      #expect(merge.exit == 0, "round \(round): \(merge.error)")
+      #expect(merge.out.contains(round == 0 ? "\(input),1,0,0,1,500," : "\(input),0,0,1,1,0,"))
+    }
+    // A copy of the live session taken before it ends is replaced in full once it has ended.
+    let early = await CLIRunner.run([
+      "merge", out, input, "--include-unterminated", "--format", "csv",
+    ])
+    #expect(early.out.contains("\(input),1,0,1,0,10000,"))
+    for _ in 0..<1_000 { other.sendActions(for: .touchUpInside) }
+    try await live.end()
+    let last = await CLIRunner.run(["merge", out, input, "--format", "csv"])
+    #expect(last.out.contains("\(input),0,1,1,0,11000,"))
+    let again = await CLIRunner.run(["merge", out, input, "--format", "csv"])
+    #expect(again.out.contains("\(input),0,0,2,0,0,"))
+    let connection = try SleeveDatabase.openForReading(path: out)
+    #expect(try connection.scalarInt("SELECT count(*) FROM outcomes") == 11_500)
+    #expect(try connection.scalarInt("SELECT count(*) FROM sessions WHERE status = 'ended'") == 2)
+    let sessions = await CLIRunner.run(["sessions", "--db", out, "--format", "csv"])
+    #expect(sessions.out.contains(",finished,"))
+    #expect(sessions.out.contains(",live,"))
   }
 
   @Test("a newer input is refused with exit 65 and nothing is copied from it")

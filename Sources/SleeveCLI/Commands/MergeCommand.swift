@@ -9,7 +9,8 @@ enum MergeCommand: Command {
       flag history) into <out>, created when missing. Sessions are keyed by UUID: one already
       in <out> is skipped, so merging a file again adds nothing and a merge that stopped
       part-way can be run again. Sessions still recording are left out unless
-      --include-unterminated is given, so inputs can be merged while runners record into them.
+      --include-unterminated is given, so inputs can be merged while runners record into them;
+      a session copied before it ended is copied again in full (refreshed) by a later merge.
       A newer input is refused (exit 65); inputs before it are kept.
       """,
     arguments: ["out", "input"], repeatsLastArgument: true,
@@ -37,12 +38,14 @@ enum MergeCommand: Command {
       reports.append(report)
     }
     var table = Table(
-      columns: ["input", "copied", "already_present", "not_ended", "outcomes", "flag_changes"],
-      numeric: [1, 2, 3, 4, 5])
+      columns: [
+        "input", "copied", "refreshed", "already_present", "not_ended", "outcomes", "flag_changes",
+      ], numeric: [1, 2, 3, 4, 5, 6])
     for report in reports {
       table.rows.append([
         Table.Cell(report.path), Table.Cell(String(report.copied.count)),
-        Table.Cell(String(report.alreadyPresent)), Table.Cell(String(report.notEnded)),
+        Table.Cell(String(report.refreshed.count)), Table.Cell(String(report.alreadyPresent)),
+        Table.Cell(String(report.notEnded)),
         Table.Cell(String(report.outcomes)), Table.Cell(String(report.flagChanges)),
       ])
     }
@@ -55,6 +58,7 @@ enum MergeCommand: Command {
             .object([
               ("path", .string(report.path)),
               ("copied", .array(report.copied.map { .string($0) })),
+              ("refreshed", .array(report.refreshed.map { .string($0) })),
               ("alreadyPresent", .int(Int64(report.alreadyPresent))),
               ("notEnded", .int(Int64(report.notEnded))),
               ("outcomes", .int(Int64(report.outcomes))),

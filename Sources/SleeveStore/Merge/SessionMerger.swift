@@ -1,5 +1,6 @@
 /// Copies sessions from other Sleeve databases into one, keyed by session UUID: a session
-/// already present is skipped, so merging the same file twice adds nothing.
+/// already present and ended is skipped, so merging the same file twice adds nothing; one
+/// copied before it ended (with `includeUnterminated`) is copied again in full.
 ///
 /// Each session is copied in one transaction with `INSERT … SELECT` through `ATTACH` (SQLite
 /// streams the rows: memory stays flat for any session size), its row ids rewritten to the
@@ -17,7 +18,9 @@ public final class SessionMerger {
     public let path: String
     /// Sessions copied, by name.
     public var copied: [String] = []
-    /// Sessions already present (same UUID).
+    /// Sessions whose earlier copy had not ended, copied again in full, by name.
+    public var refreshed: [String] = []
+    /// Sessions already present (same UUID) and ended there.
     public var alreadyPresent = 0
     /// Sessions left out because they had not ended.
     public var notEnded = 0
@@ -61,12 +64,17 @@ public final class SessionMerger {
         report.notEnded += 1
         continue
       }
-      guard try !targetHas(uuid: session.uuid) else {
+      let existing = try targetSession(uuid: session.uuid)
+      if let existing, existing.status == "ended" {
         report.alreadyPresent += 1
         continue
       }
-      report.outcomes += try copy(session)
-      report.copied.append(session.name)
+      report.outcomes += try copy(session, replacing: existing?.id)
+      if existing == nil {
+        report.copied.append(session.name)
+      } else {
+        report.refreshed.append(session.name)
+      }
     }
     report.flagChanges = try copyCommandLineFlagChanges()
     return report
@@ -102,15 +110,38 @@ public final class SessionMerger {
     return sessions
   }
 
-  private func targetHas(uuid: String) throws -> Bool {
-    let statement = try target.prepare("SELECT 1 FROM main.sessions WHERE uuid = ?")
+  /// The target's copy of the session with `uuid`, if any.
+  private func targetSession(uuid: String) throws -> (id: Int64, status: String)? {
+    let statement = try target.prepare("SELECT id, status FROM main.sessions WHERE uuid = ?")
     try statement.bind(uuid, at: 1)
-    return try statement.step()
+    guard try statement.step() else { return nil }
+    return (statement.int64(at: 0), statement.text(at: 1) ?? "")
   }
 
-  /// Copies one session in one transaction; returns the outcomes copied.
-  private func copy(_ session: InputSession) throws -> Int {
+  /// Deletes every row of the target's session `id`.
+  private func deleteTargetSession(_ id: Int64) throws {
+    let ranged = ["outcomes", "fires", "registrations", "controls"]
+    for table in ranged {
+      let statement = try target.prepare("DELETE FROM main.\(table) WHERE id >= ? AND id < ?")
+      try statement.bind(id << 40, at: 1)
+      try statement.bind((id + 1) << 40, at: 2)
+      try statement.run()
+    }
+    for table in ["flags", "flag_events"] {
+      let statement = try target.prepare("DELETE FROM main.\(table) WHERE session_id = ?")
+      try statement.bind(id, at: 1)
+      try statement.run()
+    }
+    let statement = try target.prepare("DELETE FROM main.sessions WHERE id = ?")
+    try statement.bind(id, at: 1)
+    try statement.run()
+  }
+
+  /// Copies one session in one transaction, first deleting the target's earlier copy
+  /// `replacing` when given; returns the outcomes copied.
+  private func copy(_ session: InputSession, replacing: Int64?) throws -> Int {
     try target.transaction {
+      if let replacing { try deleteTargetSession(replacing) }
       let insertSession = try target.prepare(
         """
         INSERT INTO main.sessions (uuid, name, tags_json, started_unix_ns, ended_unix_ns,
