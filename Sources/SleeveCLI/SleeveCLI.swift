@@ -100,7 +100,10 @@ public enum SleeveCLI {
     case let error as SQLiteError:
       return (code(for: error), error.description)
     case let error as ExportError:
-      return (.ioError, error.description)
+      switch error {
+      case .cannotWrite: return (.ioError, error.description)
+      case .outputIsDatabase: return (.usage, error.description)
+      }
     case let error as UnknownFlag:
       return (.notFound, error.description)
     default:

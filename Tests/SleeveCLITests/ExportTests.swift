@@ -1,4 +1,5 @@
 import Foundation
+import SleeveStore
 import SleeveTestSupport
 import Testing
 
@@ -68,6 +69,7 @@ struct ExportTests {
     arguments: [
       ("plain", "plain"), ("a,b", "\"a,b\""), ("say \"hi\"", "\"say \"\"hi\"\"\""),
       ("two\nlines", "\"two\nlines\""), (" padded", "\" padded\""), ("", ""),
+      ("\"\u{301}", "\"\"\"\u{301}\""),
     ])
   func csvQuoting(value: String, expected: String) {
     #expect(CSVRowExporter.field(value) == expected)
@@ -127,9 +129,36 @@ struct ExportTests {
     #expect(failed.error.hasPrefix("Error: cannot write '\(missing)'"))
     #expect(failed.error.split(separator: "\n").count == 1)
 
+    let itself = await CLIRunner.run(["export", "--db", fixture.path, "--out", fixture.path])
+    #expect(itself.exit == 64)
+    #expect(itself.error.contains("is the database being exported"))
+    #expect(
+      try SleeveDatabase.openForReading(path: fixture.path).scalarInt(
+        "SELECT count(*) FROM outcomes") == 29)
+
     let badFormat = await CLIRunner.run(["export", "--db", fixture.path, "--format", "xml"])
     #expect(badFormat.exit == 64)
     #expect(badFormat.error.contains("otlp-json, ndjson, csv"))
+  }
+
+  @Test("a failed write to standard output is exit 74 with a message, not a silent cut")
+  func standardOutputFailure() throws {
+    let fullDevice = "/dev/full"
+    try #require(FileManager.default.isWritableFile(atPath: fullDevice))
+    let fixture = try FixtureDatabase.standard()
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("sleeve")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["export", "--db", fixture.path, "--session", "all", "--format", "csv"]
+    process.standardOutput = FileHandle(forWritingAtPath: fullDevice)
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 74)
+    #expect(message.hasPrefix("Error: cannot write 'standard output' (No space left on device)"))
   }
 
   @Test("a merged file exports byte for byte what its input exports for the same session")

@@ -186,17 +186,29 @@ struct OTLPExportTests {
     #expect(byKey["host.name"] != nil && byKey["os.description"] != nil)
   }
 
-  @Test("long sessions are split into lines of at most 1,000 spans")
+  @Test("lines hold at most 1,000 spans and stay under 1 MiB, even with long messages")
   func batching() async throws {
     let fixture = try FixtureDatabase()
     try fixture.session(1, name: "long")
     try fixture.handler(session: 1, number: 1, name: "tap", control: "button")
     try fixture.outcomes(session: 1, handler: 1, durations: Array(repeating: 3, count: 1_200))
+    try fixture.outcomes(
+      session: 1, handler: 1, durations: Array(repeating: 3, count: 600), status: 1)
+    let message = String(repeating: "x", count: 2_000)
+    try fixture.connection.execute(
+      "UPDATE outcomes SET error_type = 'E', error_message = '\(message)' WHERE status = 1")
     let text = try await Self.export(fixture)
     let lines = text.split(separator: "\n")
-    #expect(lines.count == 3)
+    #expect(lines.count >= 4)
+    for line in lines { #expect(line.utf8.count < 1 << 20) }
     let (_, spans) = try Self.spans(in: text)
-    #expect(spans.count == 2_400)
+    #expect(spans.count == 3_600)
+    let perLine = try lines.map { try Self.spans(in: String($0)).spans.count }
+    #expect(perLine.allSatisfy { $0 <= 1_000 })
+    // Every line but the last ended because it was full: 1,000 spans or 256 KiB.
+    for (line, count) in zip(lines.dropLast(), perLine) {
+      #expect(count == 1_000 || line.utf8.count >= 256 << 10)
+    }
   }
 
   @Test(

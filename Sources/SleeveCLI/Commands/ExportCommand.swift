@@ -1,4 +1,5 @@
 import SleeveQuery
+import SleeveRecorder
 
 /// `sleeve export`: recorded sessions in formats other tools load.
 enum ExportCommand: Command {
@@ -34,6 +35,9 @@ enum ExportCommand: Command {
     let filter = try SharedOptions.filter(arguments, context: context)
     let database = try QueryDatabase(path: context.databasePath)
     let sessions = try database.sessions(matching: filter)
+    if let out = arguments["out"], FileIdentity.same(out, context.databasePath) {
+      throw ExportError.outputIsDatabase(path: out)
+    }
     let sink = try ExportSink(path: arguments["out"], console: context.console)
     var outcomes = 0
     var fires = 0

@@ -30,10 +30,12 @@ enum MergeCommand: Command {
     var reports: [SessionMerger.Report] = []
     for (index, input) in inputs.enumerated() {
       let report = try merger.merge(path: input, includeUnterminated: includeUnterminated) {
-        done, total in
+        step in
         guard console.errorIsTerminal else { return }
-        console.error("\rMerging \(index + 1) of \(inputs.count) '\(input)': \(done)/\(total)")
-        if done == total { console.error("\n") }
+        console.error(
+          "\rMerging '\(input)' (\(index + 1) of \(inputs.count)): session \(step.session) of "
+            + "\(step.sessions), \(Int(step.fraction * 100))%  ")
+        if step.session == step.sessions && step.fraction == 1 { console.error("\n") }
       }
       reports.append(report)
     }

@@ -33,7 +33,7 @@ final class ExportSink {
       return
     }
     let temporary = path + ".partial-\(getpid())"
-    let opened = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    let opened = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard opened >= 0 else { throw ExportError.cannotWrite(path: path, reason: Self.lastError) }
     temporaryPath = temporary
     descriptor = opened
@@ -64,8 +64,12 @@ final class ExportSink {
     guard fsync(descriptor) == 0 else {
       throw ExportError.cannotWrite(path: path, reason: Self.lastError)
     }
-    close(descriptor)
     finished = true
+    guard close(descriptor) == 0 else {
+      let reason = Self.lastError
+      unlink(temporaryPath)
+      throw ExportError.cannotWrite(path: path, reason: reason)
+    }
     guard rename(temporaryPath, path) == 0 else {
       let reason = Self.lastError
       unlink(temporaryPath)
@@ -77,7 +81,9 @@ final class ExportSink {
     bytesWritten += buffer.utf8.count
     defer { buffer.removeAll(keepingCapacity: true) }
     guard let path else {
-      console.out(buffer)
+      if let failure = console.outReportingFailure(buffer) {
+        throw ExportError.cannotWrite(path: "standard output", reason: failure)
+      }
       return
     }
     var failure: String?
@@ -108,11 +114,15 @@ private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count:
 enum ExportError: Error, CustomStringConvertible {
   /// The output could not be written.
   case cannotWrite(path: String, reason: String)
+  /// `--out` names the database being exported.
+  case outputIsDatabase(path: String)
 
   var description: String {
     switch self {
     case .cannotWrite(let path, let reason):
       "cannot write '\(path)' (\(reason)); check the directory exists, is writable and has space"
+    case .outputIsDatabase(let path):
+      "--out '\(path)' is the database being exported; write the export to another file"
     }
   }
 }

@@ -8,19 +8,22 @@ import SleeveStore
 ///
 /// Each fire is a span (a child of the fire that sent it, when that was recorded) with one
 /// child span per handler invocation. A `failed` invocation has status ERROR and an
-/// `exception` event. Each session is one resource, described by its metadata. Lines hold up to
-/// `spansPerLine` spans, so memory stays flat.
+/// `exception` event. Each session is one resource, described by its metadata. A line holds at
+/// most `spansPerLine` spans and ends once it passes `bytesPerLine` (256 KiB), well under the
+/// 1 MiB the Collector's file reader takes per line by default; memory stays flat.
 final class OTLPJSONExporter {
   private let sink: ExportSink
   private let spansPerLine: Int
+  private let bytesPerLine: Int
   private var resourcePrefix = ""
   private var spansText = ""
   private var spanCount = 0
   private var sessionUUID = ""
 
-  init(sink: ExportSink, spansPerLine: Int = 1_000) {
+  init(sink: ExportSink, spansPerLine: Int = 1_000, bytesPerLine: Int = 256 << 10) {
     self.sink = sink
     self.spansPerLine = spansPerLine
+    self.bytesPerLine = bytesPerLine
   }
 
   /// Starts a session's spans; the previous session's are written out.
@@ -41,12 +44,17 @@ final class OTLPJSONExporter {
     if let fire = group.fire {
       startSpan()
       Self.appendSpan(of: fire, outcomes: group.outcomes, traceID: traceID, to: &spansText)
+      try flushIfFull()
     }
     for outcome in group.outcomes {
       startSpan()
       Self.appendSpan(of: outcome, traceID: traceID, to: &spansText)
+      try flushIfFull()
     }
-    if spanCount >= spansPerLine { try flush() }
+  }
+
+  private func flushIfFull() throws {
+    if spanCount >= spansPerLine || spansText.utf8.count >= bytesPerLine { try flush() }
   }
 
   /// Writes the spans not yet written.

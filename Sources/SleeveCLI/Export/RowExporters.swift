@@ -34,7 +34,14 @@ struct CSVRowExporter: RowExporter {
       value.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
       || value.first == " " || value.last == " "
     guard needsQuotes else { return value }
-    return "\"" + value.replacing("\"", with: "\"\"") + "\""
+    // Byte by byte: a quote followed by a combining mark is one Character, but still a quote.
+    var bytes: [UInt8] = [0x22]
+    for byte in value.utf8 {
+      bytes.append(byte)
+      if byte == 0x22 { bytes.append(0x22) }
+    }
+    bytes.append(0x22)
+    return String(decoding: bytes, as: UTF8.self)
   }
 }
 

@@ -49,6 +49,18 @@ final class Console: Sendable {
     if capturing { sink.withLock { $0.out += text } } else { Self.emit(text, to: 1) }
   }
 
+  /// Writes `text` to standard output, reporting failure (a full disk behind a redirect, a
+  /// closed pipe when SIGPIPE is ignored) instead of dropping the rest.
+  ///
+  /// - Returns: `nil` when all was written, else the system's reason.
+  func outReportingFailure(_ text: String) -> String? {
+    if capturing {
+      sink.withLock { $0.out += text }
+      return nil
+    }
+    return Self.emitReportingFailure(text, to: 1)
+  }
+
   /// Writes `text` to standard error.
   func error(_ text: String) {
     if capturing { sink.withLock { $0.error += text } } else { Self.emit(text, to: 2) }
@@ -60,14 +72,21 @@ final class Console: Sendable {
   var capturedError: String { sink.withLock { $0.error } }
 
   private static func emit(_ text: String, to descriptor: Int32) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { buffer in
-        write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+    _ = emitReportingFailure(text, to: descriptor)
+  }
+
+  /// Writes all of `text`, retrying when interrupted; the reason when a write fails.
+  private static func emitReportingFailure(_ text: String, to descriptor: Int32) -> String? {
+    var text = text
+    return text.withUTF8 { bytes -> String? in
+      var offset = 0
+      while offset < bytes.count {
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return String(cString: strerror(errno)) }
+        offset += written
       }
-      guard written > 0 else { return }
-      offset += written
+      return nil
     }
   }
 }

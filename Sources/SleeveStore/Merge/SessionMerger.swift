@@ -31,21 +31,29 @@ public final class SessionMerger {
   }
 
   private let target: Connection
+  private let chunk: Int64
 
   /// A merger into `target` (a writable, migrated Sleeve database).
-  public init(target: Connection) {
+  public convenience init(target: Connection) {
+    self.init(target: target, chunk: 1 << 18)
+  }
+
+  /// A merger that copies `chunk` ids per statement (tests use small chunks).
+  init(target: Connection, chunk: Int64) {
     self.target = target
+    self.chunk = chunk
   }
 
   /// Copies every ended session of the database at `path` (and running or unterminated ones
   /// when asked) that `target` does not have yet.
   ///
   /// - Parameters:
-  ///   - progress: Called after each session with (done, total).
+  ///   - progress: Called as the copy advances: after every 262,144 outcome ids of a session
+  ///     and once each session is done (or skipped).
   /// - Throws: `StoreError` for an input that is not a Sleeve database or is from a newer
   ///   Sleeve (nothing is copied from it); `SQLiteError` for I/O failures.
   public func merge(
-    path: String, includeUnterminated: Bool, progress: (Int, Int) -> Void = { _, _ in }
+    path: String, includeUnterminated: Bool, progress: (Progress) -> Void = { _ in }
   ) throws -> Report {
     let input = try SleeveDatabase.openForReading(path: path)  // refuses newer, foreign files
     let state = try Migrator.state(of: input)
@@ -55,21 +63,44 @@ public final class SessionMerger {
     let attach = try target.prepare("ATTACH DATABASE ? AS input")
     try attach.bind(path, at: 1)
     try attach.run()
-    defer { try? target.execute("DETACH DATABASE input") }
+    do {
+      try copySessions(
+        from: path, includeUnterminated: includeUnterminated, into: &report, progress)
+    } catch {
+      try? target.execute("DETACH DATABASE input")
+      throw error
+    }
+    try target.execute("DETACH DATABASE input")
+    return report
+  }
+
+  private func copySessions(
+    from path: String, includeUnterminated: Bool, into report: inout Report,
+    _ progress: (Progress) -> Void
+  ) throws {
     guard try !attachedSameFile() else { throw MergeError.inputIsOutput(path: path) }
     let sessions = try inputSessions()
     for (index, session) in sessions.enumerated() {
-      defer { progress(index + 1, sessions.count) }
+      func reportProgress(_ fraction: Double) {
+        progress(Progress(session: index + 1, sessions: sessions.count, fraction: fraction))
+      }
+      defer { reportProgress(1) }
       guard includeUnterminated || session.status == "ended" else {
         report.notEnded += 1
         continue
       }
       let existing = try targetSession(uuid: session.uuid)
-      if let existing, existing.status == "ended" {
-        report.alreadyPresent += 1
-        continue
+      if let existing {
+        // Replace an earlier copy only with a more complete one: ended, or heard from later.
+        let newer =
+          existing.status != "ended"
+          && (session.status == "ended" || session.heartbeat > existing.heartbeat)
+        guard newer else {
+          report.alreadyPresent += 1
+          continue
+        }
       }
-      report.outcomes += try copy(session, replacing: existing?.id)
+      report.outcomes += try copy(session, replacing: existing?.id, progress: reportProgress)
       if existing == nil {
         report.copied.append(session.name)
       } else {
@@ -77,7 +108,6 @@ public final class SessionMerger {
       }
     }
     report.flagChanges = try copyCommandLineFlagChanges()
-    return report
   }
 
   /// Whether `input` and `main` are one file (SQLite reports both by absolute path).
@@ -95,27 +125,50 @@ public final class SessionMerger {
     let uuid: String
     let name: String
     let status: String
+    let heartbeat: Int64
   }
 
   private func inputSessions() throws -> [InputSession] {
     let statement = try target.prepare(
-      "SELECT id, uuid, name, status FROM input.sessions ORDER BY started_unix_ns, id")
+      """
+      SELECT id, uuid, name, status, heartbeat_unix_ns FROM input.sessions
+      ORDER BY started_unix_ns, id
+      """)
     var sessions: [InputSession] = []
     while try statement.step() {
       sessions.append(
         InputSession(
           id: statement.int64(at: 0), uuid: statement.text(at: 1) ?? "",
-          name: statement.text(at: 2) ?? "", status: statement.text(at: 3) ?? ""))
+          name: statement.text(at: 2) ?? "", status: statement.text(at: 3) ?? "",
+          heartbeat: statement.int64(at: 4)))
     }
     return sessions
   }
 
+  /// The lowest and highest id of `table` in `lower..<upper` in the input, or `nil` when it has
+  /// none (each found with one primary-key seek).
+  private func idBounds(table: String, lower: Int64, upper: Int64) throws -> (Int64, Int64)? {
+    var found: [Int64] = []
+    for aggregate in ["min", "max"] {
+      let statement = try target.prepare(
+        "SELECT \(aggregate)(id) FROM input.\(table) WHERE id >= ? AND id < ?")
+      try statement.bind(lower, at: 1)
+      try statement.bind(upper, at: 2)
+      guard try statement.step(), let value = statement.optionalInt64(at: 0) else { return nil }
+      found.append(value)
+    }
+    return (found[0], found[1])
+  }
+
   /// The target's copy of the session with `uuid`, if any.
-  private func targetSession(uuid: String) throws -> (id: Int64, status: String)? {
-    let statement = try target.prepare("SELECT id, status FROM main.sessions WHERE uuid = ?")
+  private func targetSession(uuid: String) throws -> (
+    id: Int64, status: String, heartbeat: Int64
+  )? {
+    let statement = try target.prepare(
+      "SELECT id, status, heartbeat_unix_ns FROM main.sessions WHERE uuid = ?")
     try statement.bind(uuid, at: 1)
     guard try statement.step() else { return nil }
-    return (statement.int64(at: 0), statement.text(at: 1) ?? "")
+    return (statement.int64(at: 0), statement.text(at: 1) ?? "", statement.int64(at: 2))
   }
 
   /// Deletes every row of the target's session `id`.
@@ -137,22 +190,36 @@ public final class SessionMerger {
     try statement.run()
   }
 
+  /// How far a merge has come.
+  public struct Progress: Equatable, Sendable {
+    /// The session being copied, counted from 1.
+    public let session: Int
+    /// The input's sessions.
+    public let sessions: Int
+    /// How much of that session's outcomes is copied, 0 to 1.
+    public let fraction: Double
+  }
+
   /// Copies one session in one transaction, first deleting the target's earlier copy
   /// `replacing` when given; returns the outcomes copied.
-  private func copy(_ session: InputSession, replacing: Int64?) throws -> Int {
-    try target.transaction {
+  private func copy(
+    _ session: InputSession, replacing: Int64?, progress: (Double) -> Void
+  ) throws -> Int {
+    // Deferred: the input is only read, so it must not be write-locked while its recorder runs.
+    try target.transaction(deferred: true) {
       if let replacing { try deleteTargetSession(replacing) }
       let insertSession = try target.prepare(
         """
-        INSERT INTO main.sessions (uuid, name, tags_json, started_unix_ns, ended_unix_ns,
+        INSERT INTO main.sessions (id, uuid, name, tags_json, started_unix_ns, ended_unix_ns,
           heartbeat_unix_ns, status, durability, dropped_events, failed_events, write_errors,
           last_error, host, pid, os, runtime, sleeve_version, sqlite_version, metadata_json)
-        SELECT uuid, name, tags_json, started_unix_ns, ended_unix_ns, heartbeat_unix_ns, status,
+        SELECT ?2, uuid, name, tags_json, started_unix_ns, ended_unix_ns, heartbeat_unix_ns, status,
           durability, dropped_events, failed_events, write_errors, last_error, host, pid, os,
           runtime, sleeve_version, sqlite_version, metadata_json
-        FROM input.sessions WHERE id = ?
+        FROM input.sessions WHERE id = ?1
         """)
       try insertSession.bind(session.id, at: 1)
+      try insertSession.bind(replacing, at: 2)  // NULL: the next free id
       try insertSession.run()
       let newID = target.lastInsertRowID
       let lower = session.id << 40
@@ -200,13 +267,30 @@ public final class SessionMerger {
       var outcomes = 0
       for (index, sql) in copies.enumerated() {
         let statement = try target.prepare(sql)
-        // Numbered parameters: a statement counts up to the highest number it uses.
-        let values = [lower, upper, shift, mask, newID, session.id]
-        for position in 1...Int(statement.parameterCount) {
-          try statement.bind(values[position - 1], at: Int32(position))
+        let isOutcomes = index == 3
+        // The id-ranged copies (the first four) run in chunks between the lowest and highest
+        // id present, so the outcomes copy can report progress.
+        let table = ["controls", "registrations", "fires", "outcomes"]
+        let bounds =
+          index < table.count
+          ? try idBounds(table: table[index], lower: lower, upper: upper) : (lower, upper - 1)
+        guard let (first, last) = bounds else { continue }
+        var start = first
+        while start <= last {
+          let end = index < table.count ? min(start + chunk, last + 1) : upper
+          // Numbered parameters: a statement counts up to the highest number it uses.
+          let values = [start, end, shift, mask, newID, session.id]
+          statement.reset()
+          for position in 1...Int(statement.parameterCount) {
+            try statement.bind(values[position - 1], at: Int32(position))
+          }
+          try statement.run()
+          if isOutcomes {
+            outcomes += Int(target.changes)
+            progress(Double(end - first) / Double(last + 1 - first))
+          }
+          start = end
         }
-        try statement.run()
-        if index == 3 { outcomes = Int(target.changes) }
       }
       return outcomes
     }
@@ -214,7 +298,7 @@ public final class SessionMerger {
 
   /// Copies command-line flag changes (no session) that the target does not have yet.
   private func copyCommandLineFlagChanges() throws -> Int {
-    try target.transaction {
+    try target.transaction(deferred: true) {
       try target.execute(
         """
         INSERT INTO main.flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)

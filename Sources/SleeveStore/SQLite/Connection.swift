@@ -89,10 +89,17 @@ public final class Connection {
     try Statement(sql: sql, connection: self)
   }
 
-  /// Runs `body` in a `BEGIN IMMEDIATE` transaction: commits when it returns, rolls back when
-  /// it throws (and rethrows).
-  public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-    try execute("BEGIN IMMEDIATE")
+  /// Runs `body` in a transaction: commits when it returns, rolls back when it throws (and
+  /// rethrows).
+  ///
+  /// - Parameter deferred: `false` (the default) takes the write lock at once (`BEGIN
+  ///   IMMEDIATE`) on every attached database; `true` (`BEGIN DEFERRED`) locks each database
+  ///   only when first read or written, so an attached database that is only read is never
+  ///   write-locked.
+  public func transaction<Result>(deferred: Bool = false, _ body: () throws -> Result) throws
+    -> Result
+  {
+    try execute(deferred ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE")
     do {
       let result = try body()
       try execute("COMMIT")
