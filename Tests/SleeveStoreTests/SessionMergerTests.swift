@@ -98,4 +98,19 @@ struct SessionMergerTests {
     #expect(try target.scalarInt("SELECT count(*) FROM outcomes WHERE id >> 40 = \(id ?? 0)") == 5)
     #expect(try target.scalarInt("SELECT count(*) FROM sessions") == 2)
   }
+
+  @Test("outcomes whose fire row was lost are copied too, and foreign keys are back on after")
+  func orphanedOutcomes() throws {
+    let input = try FixtureDatabase.standard()
+    try input.connection.execute("PRAGMA foreign_keys = OFF")
+    try input.connection.execute(
+      "DELETE FROM fires WHERE id = (SELECT fire_id FROM outcomes WHERE status = 1 LIMIT 1)")
+    let directory = TemporaryDirectory()
+    let target = try SleeveDatabase.openForWriting(path: directory.path("out.sqlite"))
+    let report = try SessionMerger(target: target).merge(
+      path: input.path, includeUnterminated: false)
+    #expect(report.outcomes == 29)
+    #expect(try target.scalarInt("SELECT count(*) FROM fires") == 28)
+    #expect(try target.scalarInt("PRAGMA foreign_keys") == 1)
+  }
 }

@@ -63,13 +63,18 @@ public final class SessionMerger {
     let attach = try target.prepare("ATTACH DATABASE ? AS input")
     try attach.bind(path, at: 1)
     try attach.run()
+    // Copy rows as they are: an input whose fire rows were lost to a failed write still merges,
+    // with its orphaned outcomes, as export and queries read them.
+    try target.execute("PRAGMA foreign_keys = OFF")
     do {
       try copySessions(
         from: path, includeUnterminated: includeUnterminated, into: &report, progress)
     } catch {
+      try? target.execute("PRAGMA foreign_keys = ON")
       try? target.execute("DETACH DATABASE input")
       throw error
     }
+    try target.execute("PRAGMA foreign_keys = ON")
     try target.execute("DETACH DATABASE input")
     return report
   }
