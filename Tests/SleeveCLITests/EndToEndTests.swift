@@ -72,18 +72,10 @@ struct EndToEndTests {
 
   @Test("the sleeve binary runs and exits with the documented codes")
   func binaryExitCodes() throws {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("sleeve")
-    try #require(FileManager.default.isExecutableFile(atPath: binary.path))
+    let binary = ChildProcess.sleeveBinary
+    try #require(FileManager.default.isExecutableFile(atPath: binary))
     func run(_ arguments: [String]) throws -> Int32 {
-      let process = Process()
-      process.executableURL = binary
-      process.arguments = arguments
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      process.waitUntilExit()
-      return process.terminationStatus
+      try ChildProcess.run(binary, arguments, standardOutput: FileHandle.nullDevice).status
     }
     #expect(try run(["--version"]) == 0)
     #expect(try run(["latency", "--percentiles", "101"]) == 64)

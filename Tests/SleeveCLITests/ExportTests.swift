@@ -146,19 +146,13 @@ struct ExportTests {
     let fullDevice = "/dev/full"
     try #require(FileManager.default.isWritableFile(atPath: fullDevice))
     let fixture = try FixtureDatabase.standard()
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("sleeve")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["export", "--db", fixture.path, "--session", "all", "--format", "csv"]
-    process.standardOutput = FileHandle(forWritingAtPath: fullDevice)
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 74)
-    #expect(message.hasPrefix("Error: cannot write 'standard output' (No space left on device)"))
+    let result = try ChildProcess.run(
+      ChildProcess.sleeveBinary,
+      ["export", "--db", fixture.path, "--session", "all", "--format", "csv"],
+      standardOutput: FileHandle(forWritingAtPath: fullDevice))
+    #expect(result.status == 74)
+    #expect(
+      result.output.hasPrefix("Error: cannot write 'standard output' (No space left on device)"))
   }
 
   @Test("a merged file exports byte for byte what its input exports for the same session")

@@ -225,29 +225,16 @@ struct OTLPExportTests {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("scripts/check-otlp-json.py").path
-    let (status, output) = try PythonModule.run(["python3", script, out])
-    #expect(status == 0, "\(output)")
+    let parsed = try ChildProcess.run("/usr/bin/env", ["python3", script, out])
+    #expect(parsed.status == 0, "\(parsed.output)")
     // Every fixture outcome has a fire of its own: 30 fires and 30 invocations, 2 failed.
-    #expect(output == "spans 60 errors 2\n")
+    #expect(parsed.output == "spans 60 errors 2\n")
   }
 }
 
-/// Whether a Python module is importable, and running Python scripts.
+/// Whether a Python module is importable.
 enum PythonModule {
   static func isInstalled(_ module: String) -> Bool {
-    (try? run(["python3", "-c", "import \(module)"]).status) == 0
-  }
-
-  static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    (try? ChildProcess.run("/usr/bin/env", ["python3", "-c", "import \(module)"]).status) == 0
   }
 }

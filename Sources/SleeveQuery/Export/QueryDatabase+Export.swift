@@ -40,8 +40,8 @@ extension QueryDatabase {
   }
 }
 
-/// The number part of a row id (`id & (2^40 - 1)`): stable when sessions are merged.
-private func number(of id: Int64) -> Int64 { id & (1 << 40 - 1) }
+/// The number part of a row id: stable when sessions are merged.
+private func number(of id: Int64) -> Int64 { RowID.number(of: id) }
 
 /// Fires of one session in id order, with their control.
 private struct FireCursor {

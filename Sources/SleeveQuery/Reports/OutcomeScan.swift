@@ -116,7 +116,7 @@ struct HandlerRoutes {
     try statement.bind(lower, at: 1)
     try statement.bind(upper, at: 2)
     while try statement.step() {
-      let number = statement.int64(at: 0) & (1 << 40 - 1)
+      let number = RowID.number(of: statement.int64(at: 0))
       let handler = statement.text(at: 1) ?? ""
       let flag = statement.text(at: 2)
       let control = statement.text(at: 3) ?? ""
@@ -150,7 +150,7 @@ struct HandlerRoutes {
 
   /// The group of an outcome of registration `id` with `variant` (-1 ungated, 0 off, 1 on).
   func group(of id: Int64, variant: Int) -> Int32? {
-    let number = id & (1 << 40 - 1)
+    let number = RowID.number(of: id)
     let route = number < routes.count ? routes[Int(number)] : overflow[number]
     guard let route else { return nil }
     switch variant {

@@ -39,5 +39,5 @@ public struct SessionSummary: Equatable, Sendable {
 
   /// The first and one past the last row id of this session's rows in every id-partitioned
   /// table (`id >> 40` is the session).
-  var idRange: (lower: Int64, upper: Int64) { (id << 40, (id + 1) << 40) }
+  var idRange: (lower: Int64, upper: Int64) { RowID.range(of: id) }
 }

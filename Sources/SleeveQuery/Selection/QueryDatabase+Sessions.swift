@@ -69,8 +69,9 @@ extension QueryDatabase {
   private func count(_ table: String, session: Int64) throws -> Int {
     let statement = try connection.prepare(
       "SELECT count(*) FROM \(table) WHERE id >= ? AND id < ?")
-    try statement.bind(session << 40, at: 1)
-    try statement.bind((session + 1) << 40, at: 2)
+    let (lower, upper) = RowID.range(of: session)
+    try statement.bind(lower, at: 1)
+    try statement.bind(upper, at: 2)
     _ = try statement.step()
     return Int(statement.int64(at: 0))
   }

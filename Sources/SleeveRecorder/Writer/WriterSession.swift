@@ -1,3 +1,5 @@
+import SleeveStore
+
 /// What the writer knows of one session: its row, its clock origin, and which of its rows
 /// exist, so that nothing it writes can break a foreign key after an earlier batch failed.
 struct WriterSession {
@@ -33,7 +35,7 @@ struct WriterSession {
   /// The row id of a control, registration or fire numbered `number` in this session:
   /// `session << 40 | number` (see Migrations/0001_initial.sql).
   func rowID(_ number: UInt64) -> Int64 {
-    rowID << 40 | Int64(number & (1 << 40 - 1))
+    RowID.make(session: rowID, number: Int64(number & UInt64(RowID.numberMask)))
   }
 
   /// The wall-clock time of a monotonic instant, from the session's start pair.

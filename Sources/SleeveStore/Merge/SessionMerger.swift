@@ -181,8 +181,9 @@ public final class SessionMerger {
     let ranged = ["outcomes", "fires", "registrations", "controls"]
     for table in ranged {
       let statement = try target.prepare("DELETE FROM main.\(table) WHERE id >= ? AND id < ?")
-      try statement.bind(id << 40, at: 1)
-      try statement.bind((id + 1) << 40, at: 2)
+      let (lower, upper) = RowID.range(of: id)
+      try statement.bind(lower, at: 1)
+      try statement.bind(upper, at: 2)
       try statement.run()
     }
     for table in ["flags", "flag_events"] {
@@ -227,10 +228,9 @@ public final class SessionMerger {
       try insertSession.bind(replacing, at: 2)  // NULL: the next free id
       try insertSession.run()
       let newID = target.lastInsertRowID
-      let lower = session.id << 40
-      let upper = (session.id + 1) << 40
-      let shift = newID << 40
-      let mask: Int64 = 1 << 40 - 1
+      let (lower, upper) = RowID.range(of: session.id)
+      let shift = RowID.make(session: newID, number: 0)
+      let mask = RowID.numberMask
       let copies = [
         """
         INSERT INTO main.controls (id, session_id, name, kind)

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Runs a program to completion for tests: its exit status and what it printed.
+public enum ChildProcess {
+  /// How a run ended.
+  public struct Result: Sendable {
+    /// The exit status.
+    public let status: Int32
+    /// Standard error, and standard output too unless it was sent elsewhere.
+    public let output: String
+  }
+
+  /// Runs `executable` with `arguments`. Standard output goes to `standardOutput` when given
+  /// (e.g. `/dev/null`, `/dev/full`), else into `output` with standard error.
+  public static func run(
+    _ executable: String, _ arguments: [String], standardOutput: FileHandle? = nil
+  ) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = standardOutput ?? pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+  }
+
+  /// The `sleeve` binary built next to the running test bundle.
+  public static var sleeveBinary: String {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("sleeve").path
+  }
+}
