@@ -157,6 +157,7 @@ struct MergeTests {
     #expect(result.exit == 65)
     #expect(result.error.contains("newer Sleeve"))
     #expect(result.error.split(separator: "\n").count == 1)
+    #expect(result.out.contains(first.path))  // the input merged before it is reported
     #expect(try Self.rowCounts(out)["sessions"] == 1)  // the first input was merged
   }
 

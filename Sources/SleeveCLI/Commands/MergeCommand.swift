@@ -28,17 +28,36 @@ enum MergeCommand: Command {
     let console = context.console
     let merger = try SessionMerger(target: SleeveDatabase.openForWriting(path: out))
     var reports: [SessionMerger.Report] = []
-    for (index, input) in inputs.enumerated() {
-      let report = try merger.merge(path: input, includeUnterminated: includeUnterminated) {
-        step in
-        guard console.errorIsTerminal else { return }
-        console.error(
-          "\rMerging '\(input)' (\(index + 1) of \(inputs.count)): session \(step.session) of "
-            + "\(step.sessions), \(Int(step.fraction * 100))%  ")
-        if step.session == step.sessions && step.fraction == 1 { console.error("\n") }
+    do {
+      for (index, input) in inputs.enumerated() {
+        let report = try merger.merge(path: input, includeUnterminated: includeUnterminated) {
+          step in
+          guard console.errorIsTerminal else { return }
+          console.error(
+            "\rMerging '\(input)' (\(index + 1) of \(inputs.count)): session \(step.session) "
+              + "of \(step.sessions), \(Int(step.fraction * 100))%  ")
+          if step.session == step.sessions && step.fraction == 1 { console.error("\n") }
+        }
+        reports.append(report)
       }
-      reports.append(report)
+    } catch {
+      // What was merged before the failure stays merged: say so, then report the failure.
+      if !reports.isEmpty { printReports(reports, out: out, context: context) }
+      throw error
     }
+    printReports(reports, out: out, context: context)
+    let notEnded = reports.reduce(0) { $0 + $1.notEnded }
+    if notEnded > 0 {
+      console.error(
+        "Note: \(notEnded) session(s) had not ended and were left out; merge again once they "
+          + "end, or pass --include-unterminated.\n")
+    }
+    return .success
+  }
+
+  private static func printReports(
+    _ reports: [SessionMerger.Report], out: String, context: CommandContext
+  ) {
     var table = Table(
       columns: [
         "input", "copied", "refreshed", "already_present", "not_ended", "outcomes", "flag_changes",
@@ -70,12 +89,5 @@ enum MergeCommand: Command {
       ),
     ])
     context.print(table: table, json: json)
-    let notEnded = reports.reduce(0) { $0 + $1.notEnded }
-    if notEnded > 0 {
-      console.error(
-        "Note: \(notEnded) session(s) had not ended and were left out; merge again once they "
-          + "end, or pass --include-unterminated.\n")
-    }
-    return .success
   }
 }
