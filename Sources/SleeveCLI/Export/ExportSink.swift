@@ -5,12 +5,13 @@
 #endif
 
 /// Where an export goes: standard output, or a file that appears only once it is complete
-/// (written next to it under a temporary name, then renamed), so a failed export never leaves
-/// a truncated file behind. Output is buffered in 1 MiB blocks: memory stays flat.
+/// (written next to it under a temporary name, then renamed), so a failed or interrupted export
+/// never leaves a truncated file behind. Output is buffered in 1 MiB blocks: memory stays flat.
 final class ExportSink {
   /// The file written, or `nil` for standard output.
   let path: String?
   private let temporaryPath: String?
+  private let cleanup: PartialFileCleanup?
   private let descriptor: Int32
   private let console: Console
   private var buffer = ""
@@ -29,6 +30,7 @@ final class ExportSink {
     buffer.reserveCapacity(Self.blockSize + 4_096)
     guard let path else {
       temporaryPath = nil
+      cleanup = nil
       descriptor = 1
       return
     }
@@ -37,6 +39,7 @@ final class ExportSink {
     guard opened >= 0 else { throw ExportError.cannotWrite(path: path, reason: Self.lastError) }
     temporaryPath = temporary
     descriptor = opened
+    cleanup = PartialFileCleanup(path: temporary)
   }
 
   deinit {
@@ -44,6 +47,7 @@ final class ExportSink {
       close(descriptor)
       unlink(temporaryPath)
     }
+    cleanup?.release()
   }
 
   /// Appends `text`.
@@ -75,6 +79,7 @@ final class ExportSink {
       unlink(temporaryPath)
       throw ExportError.cannotWrite(path: path, reason: reason)
     }
+    cleanup?.release()
   }
 
   private func flush() throws {
