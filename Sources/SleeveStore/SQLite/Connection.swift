@@ -56,7 +56,9 @@ public final class Connection {
     sqlite3_busy_timeout(handle, milliseconds)
     try execute("PRAGMA foreign_keys = ON")
     if mode != .readOnly {
-      let journal = try scalarText("PRAGMA journal_mode = WAL")
+      let journal = try retryingWhileBusy(for: busyTimeout) {
+        try scalarText("PRAGMA journal_mode = WAL")
+      }
       guard journal?.lowercased() == "wal" else {
         throw SQLiteError(
           code: SQLITE_ERROR, message: "journal_mode is \(journal ?? "unknown"), expected wal",
@@ -67,6 +69,25 @@ public final class Connection {
   }
 
   deinit { sqlite3_close_v2(handle) }
+
+  /// Runs `body` again while it fails with `SQLiteError.busy`, for up to `timeout`. For the
+  /// few statements whose lock SQLite will not wait for: switching a new file to WAL while
+  /// other connections open it returns busy at once (waiting could deadlock), and succeeds
+  /// once they are done.
+  private func retryingWhileBusy<Result>(for timeout: Duration, _ body: () throws -> Result)
+    throws -> Result
+  {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      do {
+        return try body()
+      } catch let error as SQLiteError
+        where error.primaryCode == SQLiteError.busy && ContinuousClock.now < deadline
+      {
+        sqlite3_sleep(1)
+      }
+    }
+  }
 
   /// Runs one or more SQL statements, statement by statement, so an error names the statement
   /// that failed. Rows they return are ignored.
