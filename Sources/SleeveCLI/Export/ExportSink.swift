@@ -35,11 +35,17 @@ final class ExportSink {
       return
     }
     let temporary = path + ".partial-\(getpid())"
+    // Watch before creating, so no signal can come between the file and its cleanup.
+    let cleanup = PartialFileCleanup(path: temporary)
     let opened = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-    guard opened >= 0 else { throw ExportError.cannotWrite(path: path, reason: Self.lastError) }
+    guard opened >= 0 else {
+      let reason = Self.lastError
+      cleanup.release()
+      throw ExportError.cannotWrite(path: path, reason: reason)
+    }
     temporaryPath = temporary
     descriptor = opened
-    cleanup = PartialFileCleanup(path: temporary)
+    self.cleanup = cleanup
   }
 
   deinit {
