@@ -16,8 +16,6 @@ final class ExportSink {
   private let console: Console
   private var buffer = ""
   private var finished = false
-  /// Bytes written so far.
-  private(set) var bytesWritten = 0
 
   private static let blockSize = 1 << 20
 
@@ -89,7 +87,6 @@ final class ExportSink {
   }
 
   private func flush() throws {
-    bytesWritten += buffer.utf8.count
     defer { buffer.removeAll(keepingCapacity: true) }
     guard let path else {
       if let failure = console.outReportingFailure(buffer) {
