@@ -74,23 +74,11 @@ enum FlagsCommand: Command {
         ("p99", .number(cohort.p99Nanoseconds)), ("p99Insufficient", .bool(cohort.p99Insufficient)),
       ])
     }
-    return .object([
-      ("key", .string(flag.key)), ("state", .string(flag.state)), ("owner", .text(flag.owner)),
-      ("maxErrorRate", .number(flag.maxErrorRate)), ("maxP99", .integer(flag.maxP99Nanoseconds)),
-      ("minSamples", .integer(flag.minSamples)), ("on", cohort(flag.on)),
-      ("off", cohort(flag.off)), ("decision", .string(verdict.decision.rawValue)),
-      (
-        "history",
-        .array(
-          flag.history.map { change in
-            .object([
-              ("state", .string(change.state)), ("reason", .text(change.reason)),
-              ("actor", .text(change.actor)),
-              ("at", .string(Formatting.timestamp(unixNanoseconds: change.atUnixNanoseconds))),
-              ("session", .integer(change.session)),
-            ])
-          })
-      ),
-    ])
+    return .object(
+      FlagJSON.definition(flag) + [
+        ("on", cohort(flag.on)), ("off", cohort(flag.off)),
+        ("decision", .string(verdict.decision.rawValue)),
+        ("history", FlagJSON.history(flag)),
+      ])
   }
 }

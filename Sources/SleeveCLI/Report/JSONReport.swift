@@ -45,24 +45,12 @@ enum JSONReport {
         ("p99", .number(cohort.p99Nanoseconds)),
       ])
     }
-    return .object([
-      ("key", .string(flag.key)), ("state", .string(flag.state)), ("owner", .text(flag.owner)),
-      ("maxErrorRate", .number(flag.maxErrorRate)), ("maxP99", .integer(flag.maxP99Nanoseconds)),
-      ("minSamples", .integer(flag.minSamples)), ("on", cohort(flag.on)),
-      ("off", cohort(flag.off)), ("verdict", VerdictJSON.flag(section.verdict)),
-      (
-        "history",
-        .array(
-          flag.history.map { change in
-            .object([
-              ("state", .string(change.state)), ("reason", .text(change.reason)),
-              ("actor", .text(change.actor)),
-              ("at", .string(Formatting.timestamp(unixNanoseconds: change.atUnixNanoseconds))),
-              ("session", .integer(change.session)),
-            ])
-          })
-      ),
-    ])
+    return .object(
+      FlagJSON.definition(flag) + [
+        ("on", cohort(flag.on)), ("off", cohort(flag.off)),
+        ("verdict", VerdictJSON.flag(section.verdict)),
+        ("history", FlagJSON.history(flag)),
+      ])
   }
 
   private static func handler(_ row: RolloutReport.HandlerRow) -> JSONValue {

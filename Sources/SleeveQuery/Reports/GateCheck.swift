@@ -62,14 +62,7 @@ public struct GateCheck: Equatable, Sendable {
   public init(
     subject: String, metric: Metric, value: Double?, threshold: Double, n: Int, minSamples: Int
   ) {
-    self.subject = subject
-    self.metric = metric
-    self.value = value
-    self.threshold = threshold
-    self.n = n
-    self.minSamples = minSamples
-    pValue = nil
-    detail = nil
+    let verdict: Verdict
     if n < minSamples || value == nil {
       verdict = .insufficient
     } else if let value, value > threshold {
@@ -77,6 +70,9 @@ public struct GateCheck: Equatable, Sendable {
     } else {
       verdict = .pass
     }
+    self.init(
+      subject: subject, metric: metric, value: value, threshold: threshold, n: n,
+      minSamples: minSamples, verdict: verdict, pValue: nil, detail: nil)
   }
 
   /// A check whose verdict was decided by the caller (cohort comparisons).
