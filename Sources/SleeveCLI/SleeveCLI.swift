@@ -22,8 +22,16 @@ public enum SleeveCLI {
     await run(arguments, console: .standard(environment: environment)).rawValue
   }
 
-  /// Runs the command line with `console` for output and environment.
+  /// Runs the command line with `console` for output and environment. A command whose
+  /// standard output could not be written exits 74, whatever it returned.
   static func run(_ arguments: [String], console: Console) async -> ExitCode {
+    let code = await runCommand(arguments, console: console)
+    guard let failure = console.outputFailure else { return code }
+    console.error("Error: cannot write to standard output (\(failure))\n")
+    return .ioError
+  }
+
+  private static func runCommand(_ arguments: [String], console: Console) async -> ExitCode {
     let specs = commands.map { $0.spec }
     var commandName: String?
     do {
@@ -80,11 +88,11 @@ public enum SleeveCLI {
     case let error as QueryError:
       switch error {
       case .databaseNotFound, .sessionNotFound: return (.notFound, error.description)
-      case .store: return (.dataError, error.description)
+      case .store(let store): return (code(for: store), error.description)
       case .sqlite(let sqlite, _): return (code(for: sqlite), error.description)
       }
     case let error as StoreError:
-      return (.dataError, error.description)
+      return (code(for: error), error.description)
     case let error as MergeError:
       switch error {
       case .inputIsOutput: return (.usage, error.description)
@@ -92,7 +100,7 @@ public enum SleeveCLI {
       }
     case let error as RecorderError:
       switch error {
-      case .store: return (.dataError, error.description)
+      case .store(let store): return (code(for: store), error.description)
       case .sqlite(let sqlite, _), .writeFailed(let sqlite, _, _), .writeRetrying(let sqlite, _, _):
         return (code(for: sqlite), error.description)
       case .closed: return (.ioError, error.description)
@@ -100,14 +108,27 @@ public enum SleeveCLI {
     case let error as SQLiteError:
       return (code(for: error), error.description)
     case let error as ExportError:
+      return (.ioError, error.description)
+    case let error as OutputFileError:
       switch error {
-      case .cannotWrite: return (.ioError, error.description)
-      case .outputIsDatabase: return (.usage, error.description)
+      case .refused: return (.usage, error.description)
+      case .cannotWrite, .noReader: return (.ioError, error.description)
       }
     case let error as UnknownFlag:
       return (.notFound, error.description)
     default:
       return (.ioError, String(describing: error))
+    }
+  }
+
+  /// 66 for a file that is not there to read (missing behind a link, unreadable, empty);
+  /// 65 for one that is there but is not a Sleeve database this binary can use.
+  private static func code(for error: StoreError) -> ExitCode {
+    switch error {
+    case .danglingLink, .unreadable, .noSessionsYet: .notFound
+    case .notADatabase, .notASleeveDatabase, .newerSchema, .corrupt, .notARegularFile,
+      .olderSchema:
+      .dataError
     }
   }
 

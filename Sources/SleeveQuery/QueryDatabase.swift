@@ -19,12 +19,26 @@ public final class QueryDatabase {
   ///   that is not a Sleeve database (or is damaged, or newer); `QueryError.sqlite` otherwise.
   public init(path: String, busyTimeout: Duration = .seconds(5)) throws {
     self.path = path
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw QueryError.databaseNotFound(path: path)
-    }
     connection = try Self.translating(path) {
-      try SleeveDatabase.openForReading(path: path, busyTimeout: busyTimeout)
+      guard try DatabaseFile.inspect(path) != .missing else {
+        throw QueryError.databaseNotFound(path: path)
+      }
+      return try SleeveDatabase.openForReading(path: path, busyTimeout: busyTimeout)
     }
+  }
+
+  /// Whether the file is read as an immutable snapshot because this process cannot lock it
+  /// (a read-only directory, file or mount): commits still in its `-wal` are not seen.
+  public var isImmutableSnapshot: Bool { connection.mode == .readOnlyImmutable }
+
+  /// The size of a non-empty `-wal` file beside an immutable snapshot: commits the snapshot
+  /// does not see. `nil` when there is none, or when the file is read normally.
+  public var unappliedLogBytes: UInt64? {
+    guard isImmutableSnapshot,
+      let size = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]
+        as? UInt64, size > 0
+    else { return nil }
+    return size
   }
 
   /// Runs `body`, turning store and SQLite errors into `QueryError`.

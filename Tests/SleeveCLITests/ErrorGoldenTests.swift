@@ -61,7 +61,8 @@ struct ErrorGoldenTests {
     (["--bogus"], "Unknown option '--bogus'", nil),
     (
       ["demo", "--fires", "-3"],
-      "The value '-3' is invalid for '--fires <n>': expected a whole number of at least 1", "demo"
+      "The value '-3' is invalid for '--fires <n>': expected a whole number from 1 to 100000000",
+      "demo"
     ),
   ]
 

@@ -152,7 +152,7 @@ struct ReportGoldenTests {
     let bad = await CLIRunner.run(
       ["report", "--db", fixture.path, "--out", "/nonexistent/dir/report.md"])
     #expect(bad.exit == 74)
-    #expect(bad.error.hasPrefix("Error: cannot write the report to '/nonexistent/dir/report.md'"))
+    #expect(bad.error.hasPrefix("Error: cannot write '/nonexistent/dir/report.md'"))
   }
 
   @Test("report refuses formats it does not make")

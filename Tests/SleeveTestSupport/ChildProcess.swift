@@ -27,6 +27,31 @@ public enum ChildProcess {
     return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
   }
 
+  /// Runs `executable` as `run` does, but kills it after `timeout`: a hang becomes a result
+  /// (`timedOut`), never a stuck test.
+  public static func run(
+    _ executable: String, _ arguments: [String], timeout: Duration,
+    standardOutput: FileHandle? = nil
+  ) throws -> (result: Result, timedOut: Bool) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = standardOutput ?? pipe
+    process.standardError = pipe
+    try process.run()
+    let deadline = ContinuousClock.now + timeout
+    while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+    let timedOut = process.isRunning
+    if timedOut { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    return (
+      Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self)),
+      timedOut
+    )
+  }
+
   /// The `sleeve` binary built next to the running test bundle.
   public static var sleeveBinary: String {
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

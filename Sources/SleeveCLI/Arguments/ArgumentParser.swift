@@ -1,6 +1,9 @@
 /// Splits a command line into a command and its options, with swift-argument-parser's
 /// conventions: `--name value` or `--name=value`, `-h`/`--help` anywhere, `--` ends options.
 enum ArgumentParser {
+  /// The longest option value or argument accepted, in UTF-8 bytes (the longest path Linux
+  /// takes): anything longer is a usage error, never a failure deep inside SQLite.
+  static let maximumValueBytes = 4_096
   /// What the command line asks for.
   enum Request: Equatable {
     /// Run `command` with these arguments.
@@ -61,6 +64,7 @@ enum ArgumentParser {
         else {
           throw UsageError("Unexpected argument '\(argument)'", command: command.name)
         }
+        try requireBounded(argument, what: "argument", command: command.name)
         parsed.arguments.append(argument)
       } else if argument == "--" {
         optionsEnded = true
@@ -114,11 +118,24 @@ enum ArgumentParser {
     for option: OptionSpec, inline: String?, arguments: [String], index: inout Int,
     command: String?
   ) throws -> String {
-    if let inline { return inline }
+    if let inline {
+      try requireBounded(inline, what: "value for '\(option.synopsis)'", command: command)
+      return inline
+    }
     guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") else {
       throw UsageError("Missing value for '\(option.synopsis)'", command: command)
     }
     index += 1
+    try requireBounded(arguments[index], what: "value for '\(option.synopsis)'", command: command)
     return arguments[index]
+  }
+
+  /// Refuses a value longer than `maximumValueBytes`, without echoing it.
+  private static func requireBounded(_ text: String, what: String, command: String?) throws {
+    let bytes = text.utf8.count
+    guard bytes > maximumValueBytes else { return }
+    throw UsageError(
+      "The \(what) is \(bytes) bytes long; at most \(maximumValueBytes) are accepted",
+      command: command)
   }
 }

@@ -47,33 +47,47 @@ enum ValueParsers {
     return value
   }
 
-  /// A whole number ≥ `minimum`.
-  static func count(_ text: String, minimum: Int) throws(ValueError) -> Int {
-    guard let value = Int(text), value >= minimum else {
-      throw ValueError("expected a whole number of at least \(minimum)")
+  /// A whole number in `minimum...maximum`.
+  static func count(_ text: String, minimum: Int, maximum: Int = .max) throws(ValueError) -> Int {
+    guard let value = Int(text), value >= minimum, value <= maximum else {
+      throw ValueError(
+        maximum == .max
+          ? "expected a whole number of at least \(minimum)"
+          : "expected a whole number from \(minimum) to \(maximum)")
     }
     return value
   }
 
   /// `2026-11-30`, `2026-11-30T10:00:00Z`, or an age like `30m`, `2h`, `7d`: Unix nanoseconds.
+  ///
+  /// The result must fit Unix nanoseconds in 64 bits (1677-09-22 to 2262-04-11); anything
+  /// outside is an error naming that range, never a trap.
   static func since(_ text: String, now: Date = Date()) throws(ValueError) -> Int64 {
     let ages: [(String, Double)] = [
       ("s", 1), ("m", 60), ("h", 3_600), ("d", 86_400), ("w", 604_800),
     ]
-    for (unit, seconds) in ages where text.hasSuffix(unit) {
+    var seconds: Double?
+    for (unit, scale) in ages where text.hasSuffix(unit) {
       if let amount = Double(text.dropLast()), amount.isFinite, amount >= 0 {
-        return Int64((now.timeIntervalSince1970 - amount * seconds) * 1e9)
+        seconds = now.timeIntervalSince1970 - amount * scale
       }
     }
-    if let date = try? Date(text, strategy: .iso8601) {
-      return Int64(date.timeIntervalSince1970 * 1e9)
+    if seconds == nil, let date = try? Date(text, strategy: .iso8601) {
+      seconds = date.timeIntervalSince1970
     }
     let day = Date.ISO8601FormatStyle().year().month().day()
-    if let date = try? Date(text, strategy: day) {
-      return Int64(date.timeIntervalSince1970 * 1e9)
+    if seconds == nil, let date = try? Date(text, strategy: day) {
+      seconds = date.timeIntervalSince1970
     }
-    throw ValueError(
-      "expected a date (2026-11-30), a time (2026-11-30T10:00:00Z) or an age (30m, 2h, 7d)")
+    guard let seconds else {
+      throw ValueError(
+        "expected a date (2026-11-30), a time (2026-11-30T10:00:00Z) or an age (30m, 2h, 7d)")
+    }
+    guard let nanoseconds = Int64(exactly: (seconds * 1e9).rounded(.down)) else {
+      throw ValueError(
+        "the time must be between 1677-09-22 and 2262-04-11 (an age cannot reach back further)")
+    }
+    return nanoseconds
   }
 
   /// `last`, `all`, a session id or a UUID.

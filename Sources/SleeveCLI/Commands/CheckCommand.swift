@@ -31,7 +31,8 @@ enum CheckCommand: Command {
       minSamples: try context.value("min-samples", in: arguments) { text throws(ValueError) in
         try ValueParsers.count(text, minimum: 1)
       })
-    let database = try QueryDatabase(path: context.databasePath)
+    let database = try context.openDatabase()
+    try database.verifyIntegrity()
     let sessions = try database.sessions(matching: filter)
     let result = try database.gate(matching: filter, thresholds: thresholds)
     guard !result.checks.isEmpty else {

@@ -38,6 +38,24 @@ struct CommandContext {
     }
   }
 
+  /// Opens the database for a query, saying on standard error when it can only be read as an
+  /// immutable snapshot (a read-only directory, file or mount).
+  func openDatabase() throws -> QueryDatabase {
+    let database = try QueryDatabase(path: databasePath)
+    if database.isImmutableSnapshot {
+      var note =
+        "Note: '\(databasePath)' cannot be locked here (read-only); reading it as an immutable "
+        + "snapshot"
+      if let size = database.unappliedLogBytes {
+        note +=
+          "; its -wal file (\(size) bytes) cannot be applied, so the newest commits may be "
+          + "missing"
+      }
+      console.error(note + ".\n")
+    }
+    return database
+  }
+
   /// Writes a report in the chosen format to standard output.
   func print(table: Table, json: JSONValue, header: String? = nil) {
     console.out(format.render(table: table, json: json, header: header, console: console))

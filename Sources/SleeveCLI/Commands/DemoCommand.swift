@@ -16,7 +16,7 @@ enum DemoCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let fires =
       try context.value("fires", in: arguments) { text throws(ValueError) in
-        try ValueParsers.count(text, minimum: 1)
+        try ValueParsers.count(text, minimum: 1, maximum: 100_000_000)
       } ?? 2_000
     let console = context.console
     let showProgress = console.errorIsTerminal && fires >= 100_000

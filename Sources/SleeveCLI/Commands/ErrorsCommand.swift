@@ -12,7 +12,7 @@ enum ErrorsCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context)
     let grouping = try SharedOptions.grouping(arguments, context: context)
-    let database = try QueryDatabase(path: context.databasePath)
+    let database = try context.openDatabase()
     let sessions = try database.sessions(matching: filter)
     let rows = try database.errorRates(matching: filter, by: grouping)
     var table = Table(

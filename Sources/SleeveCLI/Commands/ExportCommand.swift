@@ -33,12 +33,10 @@ enum ExportCommand: Command {
         try ValueParsers.choice(text, of: Format.self)
       } ?? .ndjson
     let filter = try SharedOptions.filter(arguments, context: context)
-    let database = try QueryDatabase(path: context.databasePath)
+    let database = try context.openDatabase()
     let sessions = try database.sessions(matching: filter)
-    if let out = arguments["out"], FileIdentity.same(out, context.databasePath) {
-      throw ExportError.outputIsDatabase(path: out)
-    }
-    let sink = try ExportSink(path: arguments["out"], console: context.console)
+    let sink = try ExportSink(
+      path: arguments["out"], protecting: [context.databasePath], console: context.console)
     var outcomes = 0
     var fires = 0
     switch format {

@@ -37,7 +37,7 @@ enum FlagStateChange {
     }
     let create = arguments.has("create")
     let path = context.databasePath
-    guard create || FileManager.default.fileExists(atPath: path) else {
+    guard try create || DatabaseFile.inspect(path) != .missing else {
       throw QueryError.databaseNotFound(path: path)
     }
     let ledger = FlagLedger(connection: try SleeveDatabase.openForWriting(path: path))

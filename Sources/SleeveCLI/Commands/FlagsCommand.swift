@@ -9,7 +9,7 @@ enum FlagsCommand: Command {
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context)
-    let database = try QueryDatabase(path: context.databasePath)
+    let database = try context.openDatabase()
     let sessions = try database.sessions(matching: filter)
     let flags = try database.flags(matching: filter)
     let cohortColumns = ["n", "error rate", "95% interval", "p50", "p95", "p99"]

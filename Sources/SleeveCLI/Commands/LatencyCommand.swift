@@ -18,7 +18,7 @@ enum LatencyCommand: Command {
     let grouping = try SharedOptions.grouping(arguments, context: context)
     let percentiles =
       try context.value("percentiles", in: arguments, ValueParsers.percentiles) ?? [50, 95, 99]
-    let database = try QueryDatabase(path: context.databasePath)
+    let database = try context.openDatabase()
     let sessions = try database.sessions(matching: filter)
     let rows = try database.latency(matching: filter, by: grouping, percentiles: percentiles)
     let labels = percentiles.map(Formatting.percentileLabel)

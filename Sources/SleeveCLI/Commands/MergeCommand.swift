@@ -26,6 +26,8 @@ enum MergeCommand: Command {
     let inputs = Array(arguments.arguments.dropFirst())
     let includeUnterminated = arguments.has("include-unterminated")
     let console = context.console
+    // Every input is checked before the output is created or written.
+    for input in inputs { try requireReadable(input) }
     let merger = try SessionMerger(target: SleeveDatabase.openForWriting(path: out))
     var reports: [SessionMerger.Report] = []
     do {
@@ -53,6 +55,15 @@ enum MergeCommand: Command {
           + "end, or pass --include-unterminated.\n")
     }
     return .success
+  }
+
+  /// Refuses an input that is missing, empty or not a regular SQLite file, naming it.
+  private static func requireReadable(_ input: String) throws {
+    switch try DatabaseFile.inspect(input) {
+    case .missing: throw StoreError.unreadable(path: input, reason: "no such file")
+    case .empty: throw StoreError.noSessionsYet(path: input)
+    case .sqlite: return
+    }
   }
 
   private static func printReports(

@@ -1,3 +1,4 @@
+import SleeveQuery
 import SleeveStore
 
 /// `sleeve migrate`: bring a database to this binary's schema, or show where it stands.
@@ -12,15 +13,18 @@ enum MigrateCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let path = context.databasePath
     if arguments.has("status") {
-      let connection = try Connection(path: path, mode: .readOnly)
-      let state = try Migrator.state(of: connection)
+      let state: Migrator.State
+      switch try DatabaseFile.inspect(path) {
+      case .missing: throw QueryError.databaseNotFound(path: path)
+      case .empty: state = Migrator.State.unmigrated
+      case .sqlite: state = try Migrator.state(of: Connection(path: path, mode: .readOnly))
+      }
       var lines = state.applied.map { "applied  \($0)" } + state.pending.map { "pending  \($0)" }
       lines += state.unknown.map { "unknown  \($0) (from a newer Sleeve)" }
       context.console.out(lines.joined(separator: "\n") + "\n")
       return state.unknown.isEmpty ? .success : .dataError
     }
-    let connection = try Connection(path: path)
-    let applied = try Migrator.migrate(connection)
+    let applied = try SleeveDatabase.migrate(path: path).applied
     context.console.out(
       applied.isEmpty
         ? "'\(path)' is up to date.\n"

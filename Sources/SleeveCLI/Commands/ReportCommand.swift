@@ -35,7 +35,8 @@ enum ReportCommand: Command {
     let minSamples = try context.value("min-samples", in: arguments) { text throws(ValueError) in
       try ValueParsers.count(text, minimum: 1)
     }
-    let database = try QueryDatabase(path: context.databasePath)
+    let database = try context.openDatabase()
+    try database.verifyIntegrity()
     let report = try database.rolloutReport(matching: filter, minSamples: minSamples)
     let text =
       switch format {
@@ -44,22 +45,13 @@ enum ReportCommand: Command {
       case .html: HTMLReport.render(report)
       }
     if let out = arguments["out"] {
-      do {
-        try text.write(toFile: out, atomically: true, encoding: .utf8)
-      } catch {
-        throw ReportWriteError(path: out, reason: error.localizedDescription)
-      }
+      let file = try OutputFile(path: out, protecting: [context.databasePath])
+      try file.write(text)
+      try file.finish()
       context.console.error("Wrote the \(format.rawValue) report to \(out).\n")
     } else {
       context.console.out(text)
     }
     return .success
   }
-}
-
-/// The report file could not be written.
-struct ReportWriteError: Error, CustomStringConvertible {
-  let path: String
-  let reason: String
-  var description: String { "cannot write the report to '\(path)': \(reason)" }
 }

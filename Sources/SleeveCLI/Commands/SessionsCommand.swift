@@ -12,7 +12,7 @@ enum SessionsCommand: Command {
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
-    let database = try QueryDatabase(path: context.databasePath)
+    let database = try context.openDatabase()
     let sessions = try database.sessions(matching: filter)
     var table = Table(
       columns: [

@@ -10,6 +10,7 @@ import SleeveCore
 /// the command may know of its environment. Tests pass a capturing console.
 final class Console: Sendable {
   private let sink: Locked<(out: String, error: String)>
+  private let outputFailureReason = Locked<String?>(nil)
   private let capturing: Bool
   /// Environment variables (`SLEEVE_DB`, `NO_COLOR`).
   let environment: [String: String]
@@ -44,21 +45,31 @@ final class Console: Sendable {
   /// Colour only on a terminal, and only when `NO_COLOR` is unset.
   var usesColor: Bool { outputIsTerminal && environment["NO_COLOR"] == nil }
 
-  /// Writes `text` to standard output.
+  /// Writes `text` to standard output; a failed write is kept in `outputFailure` (the
+  /// command then exits 74 instead of 0).
   func out(_ text: String) {
-    if capturing { sink.withLock { $0.out += text } } else { Self.emit(text, to: 1) }
+    _ = outReportingFailure(text)
   }
+
+  /// Why a write to standard output failed (the first failure), or `nil` when none did.
+  var outputFailure: String? { outputFailureReason.withLock { $0 } }
+
+  /// Makes the next writes to standard output fail with `reason` (tests).
+  func failOutput(_ reason: String) { outputFailureReason.withLock { $0 = reason } }
 
   /// Writes `text` to standard output, reporting failure (a full disk behind a redirect, a
   /// closed pipe when SIGPIPE is ignored) instead of dropping the rest.
   ///
   /// - Returns: `nil` when all was written, else the system's reason.
   func outReportingFailure(_ text: String) -> String? {
+    if let failed = outputFailure { return failed }
     if capturing {
       sink.withLock { $0.out += text }
       return nil
     }
-    return Self.emitReportingFailure(text, to: 1)
+    guard let failure = Self.emitReportingFailure(text, to: 1) else { return nil }
+    outputFailureReason.withLock { $0 = $0 ?? failure }
+    return failure
   }
 
   /// Writes `text` to standard error.

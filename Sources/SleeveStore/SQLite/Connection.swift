@@ -19,10 +19,18 @@ public final class Connection {
     case readWrite
     /// Read an existing file only.
     case readOnly
+    /// Read an existing file that this process cannot lock or write beside (a read-only
+    /// directory, file or mount), as an immutable snapshot: SQLite takes no locks and ignores
+    /// any `-wal` file, so commits not yet checkpointed into the file are not seen.
+    ///
+    /// See <https://www.sqlite.org/uri.html#uriimmutable>.
+    case readOnlyImmutable
   }
 
   /// The file path as given.
   public let path: String
+  /// How the file was opened.
+  public let mode: Mode
   let handle: OpaquePointer
 
   /// Opens and sets up a connection.
@@ -42,20 +50,23 @@ public final class Connection {
       case .readWriteCreate: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
       case .readWrite: SQLITE_OPEN_READWRITE
       case .readOnly: SQLITE_OPEN_READONLY
+      case .readOnlyImmutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
       }
-    let code = sqlite3_open_v2(path, &opened, flags | SQLITE_OPEN_NOMUTEX, nil)
+    let name = mode == .readOnlyImmutable ? Self.immutableURI(path) : path
+    let code = sqlite3_open_v2(name, &opened, flags | SQLITE_OPEN_NOMUTEX, nil)
     guard code == SQLITE_OK, let opened else {
       let error = SQLiteError(code: code, connection: opened)
       sqlite3_close_v2(opened)
       throw error
     }
     self.path = path
+    self.mode = mode
     self.handle = opened
     sqlite3_extended_result_codes(handle, 1)
     let milliseconds = Int32(clamping: MonotonicNanoseconds.milliseconds(in: busyTimeout))
     sqlite3_busy_timeout(handle, milliseconds)
     try execute("PRAGMA foreign_keys = ON")
-    if mode != .readOnly {
+    if mode == .readWrite || mode == .readWriteCreate, path != ":memory:" {
       let journal = try retryingWhileBusy(for: busyTimeout) {
         try scalarText("PRAGMA journal_mode = WAL")
       }
@@ -69,6 +80,27 @@ public final class Connection {
   }
 
   deinit { sqlite3_close_v2(handle) }
+
+  /// `file:` URI for `path` with `immutable=1`: every byte outside the URI's unreserved set
+  /// and `/` percent-encoded, so no character of a path can add a query parameter.
+  static func immutableURI(_ path: String) -> String {
+    var uri = "file:"
+    if !path.hasPrefix("/") { uri += "./" }
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+        uri.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let digits = Array("0123456789ABCDEF".unicodeScalars)
+        uri.unicodeScalars.append("%")
+        uri.unicodeScalars.append(digits[Int(byte >> 4)])
+        uri.unicodeScalars.append(digits[Int(byte & 0xF)])
+      }
+    }
+    return uri + "?immutable=1"
+  }
 
   /// Runs `body` again while it fails with `SQLiteError.busy`, for up to `timeout`. For the
   /// few statements whose lock SQLite will not wait for: switching a new file to WAL while

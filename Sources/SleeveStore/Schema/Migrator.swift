@@ -15,6 +15,11 @@ public enum Migrator {
     public let pending: [String]
     /// Applied migrations this binary does not know (the file is from a newer Sleeve).
     public let unknown: [String]
+
+    /// A file with no migrations applied: every known one pending.
+    public static var unmigrated: State {
+      State(applied: [], pending: SchemaMigrations.all.map(\.id), unknown: [])
+    }
   }
 
   /// Applies every pending migration.

@@ -1,48 +1,81 @@
-/// Opens Sleeve database files: set up, checked, and (when writable) migrated.
+import CSQLite
+
+/// Opens Sleeve database files: inspected, set up, checked, and (when writable) migrated.
+///
+/// Readers and writers refuse the same files: anything that is not a regular file, a short or
+/// foreign file, a file from a newer Sleeve, and a file missing a table or column Sleeve reads.
+/// A writer creates a database only where nothing is (0600, never through a symbolic link) or
+/// in a zero-byte file.
 public enum SleeveDatabase {
-  /// Opens `path` for writing, creating it when missing, and applies pending migrations.
+  /// Opens `path` for writing, creating it (0600) when missing, applies pending migrations and
+  /// checks the schema.
   ///
-  /// - Throws: `StoreError` for a file that is not (or not yet readable as) a Sleeve database;
-  ///   `SQLiteError` for I/O, permission and lock failures.
+  /// - Throws: `StoreError` for a path that is not a regular file, not (or not yet readable
+  ///   as) a Sleeve database, newer, or damaged; `SQLiteError` for I/O, permission and lock
+  ///   failures.
   public static func openForWriting(path: String, busyTimeout: Duration = .seconds(5)) throws
     -> Connection
   {
+    try migrate(path: path, busyTimeout: busyTimeout).connection
+  }
+
+  /// Opens `path` for writing as `openForWriting` does, and says which migrations it applied.
+  ///
+  /// - Throws: what `openForWriting` throws.
+  public static func migrate(path: String, busyTimeout: Duration = .seconds(5)) throws
+    -> (connection: Connection, applied: [String])
+  {
+    try DatabaseFile.prepareForWriting(path)
     let connection = try open(path: path, mode: .readWriteCreate, busyTimeout: busyTimeout)
-    try Migrator.migrate(connection)
-    return connection
+    let applied = try Migrator.migrate(connection)
+    try SchemaCheck.verify(connection)
+    return (connection, applied)
   }
 
   /// Opens an existing `path` for reading and checks that this binary can read it.
   ///
-  /// - Throws: `StoreError` for a file that is not a Sleeve database or is from a newer
-  ///   Sleeve; `SQLiteError.cantOpen` when the file does not exist.
-  public static func openForReading(path: String, busyTimeout: Duration = .seconds(5)) throws
-    -> Connection
-  {
-    let connection = try open(path: path, mode: .readOnly, busyTimeout: busyTimeout)
-    let state = try Migrator.state(of: connection)
+  /// A file this process cannot lock or write beside (a read-only directory, file or mount,
+  /// another user's CI artifact) is read as an immutable snapshot; `Connection.mode` then says
+  /// `.readOnlyImmutable`.
+  ///
+  /// - Throws: `StoreError` for a missing-table, foreign, older, newer, damaged or empty file
+  ///   or a path that is not a regular file; `SQLiteError` otherwise.
+  public static func openForReading(
+    path: String, busyTimeout: Duration = .seconds(5),
+    migrations: [Migration] = SchemaMigrations.all
+  ) throws -> Connection {
+    switch try DatabaseFile.inspect(path) {
+    case .missing:
+      throw SQLiteError(code: SQLITE_CANTOPEN, message: "unable to open database file")
+    case .empty:
+      throw StoreError.noSessionsYet(path: path)
+    case .sqlite:
+      break
+    }
+    var connection = try open(path: path, mode: .readOnly, busyTimeout: busyTimeout)
+    let state: Migrator.State
+    do {
+      state = try Migrator.state(of: connection, migrations: migrations)
+    } catch let error as SQLiteError where cannotLock(error) {
+      connection = try open(path: path, mode: .readOnlyImmutable, busyTimeout: busyTimeout)
+      state = try Migrator.state(of: connection, migrations: migrations)
+    }
     guard state.unknown.isEmpty else {
       throw StoreError.newerSchema(path: path, unknown: state.unknown)
     }
-    if !state.applied.isEmpty {
-      let present = try Set(tableNames(connection))
-      if let missing = coreTables.first(where: { !present.contains($0) }) {
-        throw StoreError.corrupt(path: path, detail: "table '\(missing)' is missing")
-      }
+    guard !state.applied.isEmpty else { throw StoreError.noSessionsYet(path: path) }
+    guard state.pending.isEmpty else {
+      throw StoreError.olderSchema(path: path, pending: state.pending)
     }
+    try SchemaCheck.verify(connection, migrations: migrations)
     return connection
   }
 
-  /// The tables every migrated Sleeve database has.
-  static let coreTables = [
-    "sessions", "controls", "registrations", "fires", "outcomes", "flags", "flag_events",
-  ]
-
-  private static func tableNames(_ connection: Connection) throws -> [String] {
-    let statement = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-    var names: [String] = []
-    while try statement.step() { names.append(statement.text(at: 0) ?? "") }
-    return names
+  /// Whether `error` is SQLite failing to read a file it can open but not lock or write
+  /// beside (its `-shm`): read-only, cannot-open, or permission codes.
+  private static func cannotLock(_ error: SQLiteError) -> Bool {
+    [SQLiteError.readOnly, SQLiteError.cantOpen, SQLiteError.Code(SQLITE_PERM)].contains(
+      error.primaryCode)
   }
 
   private static func open(path: String, mode: Connection.Mode, busyTimeout: Duration) throws

@@ -9,6 +9,18 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
   case newerSchema(path: String, unknown: [String])
   /// The file is damaged.
   case corrupt(path: String, detail: String)
+  /// The path names a FIFO, a device, a socket or a directory (`kind` says which): Sleeve
+  /// opens regular files only, so it never blocks on a FIFO or writes over a device.
+  case notARegularFile(path: String, kind: String)
+  /// The path is a symbolic link to a file that does not exist; Sleeve never creates a file
+  /// through a link.
+  case danglingLink(path: String)
+  /// The file exists but cannot be read or created (`reason`: permission denied, …).
+  case unreadable(path: String, reason: String)
+  /// The file holds no Sleeve tables yet: it is empty or being created by a recorder.
+  case noSessionsYet(path: String)
+  /// The file has an older schema than this binary reads: migrate it first.
+  case olderSchema(path: String, pending: [String])
 
   /// One line naming the file, what is wrong and what to do.
   public var description: String {
@@ -24,6 +36,19 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         + "\(unknown.joined(separator: ", "))); upgrade Sleeve to read it"
     case .corrupt(let path, let detail):
       "'\(path)' is damaged (\(detail)); restore it from a copy or record a new session"
+    case .notARegularFile(let path, let kind):
+      "'\(path)' is \(kind), not a regular file; pass the path of a Sleeve database file"
+    case .danglingLink(let path):
+      "'\(path)' is a symbolic link to a file that does not exist; Sleeve does not create "
+        + "files through links: fix the link or pass another path"
+    case .unreadable(let path, let reason):
+      "cannot use '\(path)': \(reason); check the path and its permissions"
+    case .noSessionsYet(let path):
+      "'\(path)' holds no sessions yet (it is empty, or a recorder is creating it); "
+        + "record a session first"
+    case .olderSchema(let path, let pending):
+      "'\(path)' has an older schema (pending migrations: \(pending.joined(separator: ", "))); "
+        + "run 'sleeve migrate --db \(path)' first"
     }
   }
 }

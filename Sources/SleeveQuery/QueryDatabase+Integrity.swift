@@ -1,0 +1,27 @@
+import SleeveStore
+
+extension QueryDatabase {
+  /// Checks the file's structure before a decision is made from it: SQLite's `integrity_check`
+  /// (every page of every table and index is read; b-tree structure, free lists, record
+  /// formats, NOT NULL and CHECK constraints, and index contents against their tables).
+  ///
+  /// `sleeve check` and `sleeve report` call this so that a gate never decides on a damaged
+  /// file; it reads the whole file once (see BENCHMARKS.md for its cost).
+  ///
+  /// - Throws: `QueryError.store(.corrupt)` with SQLite's first finding when the check fails.
+  public func verifyIntegrity() throws {
+    let findings = try translating { () throws -> [String] in
+      let statement = try connection.prepare("PRAGMA integrity_check(5)")
+      var lines: [String] = []
+      while try statement.step() { lines.append(statement.text(at: 0) ?? "") }
+      return lines
+    }
+    guard findings != ["ok"] else { return }
+    let first = findings.first.map { $0.split(whereSeparator: \.isNewline).joined(separator: " ") }
+    throw QueryError.store(
+      .corrupt(
+        path: path,
+        detail: "integrity check failed: \((first ?? "no answer").prefix(300))"
+          + (findings.count > 1 ? " (and more)" : "")))
+  }
+}

@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What is at a database path, found before SQLite opens it, so nothing that is not a regular
+/// SQLite file (a FIFO, a device, a directory, a short or foreign file) is ever opened, written
+/// or created over.
+///
+/// Symbolic links to existing files are followed (a linked database is common); a link to a
+/// missing file is never created through. The inspection opens the file without blocking
+/// (`O_NONBLOCK`) and checks the opened file again, so a FIFO swapped in between cannot hang it.
+///
+/// ```swift
+/// switch try DatabaseFile.inspect("sleeve.sqlite") {
+/// case .missing: …   // a writer may create it
+/// case .empty: …     // zero bytes: a recorder is creating it, or a writer may use it
+/// case .sqlite: …    // starts with the SQLite header
+/// }
+/// ```
+public enum DatabaseFile {
+  /// What a path holds.
+  public enum State: Equatable, Sendable {
+    /// Nothing is there.
+    case missing
+    /// A regular file of zero bytes.
+    case empty
+    /// A regular file that starts with the SQLite header.
+    case sqlite
+  }
+
+  /// The 16 bytes every SQLite database file starts with.
+  static let header: [UInt8] = Array("SQLite format 3\0".utf8)
+
+  /// What `path` holds.
+  ///
+  /// - Throws: `StoreError.notARegularFile` for a FIFO, device, socket or directory;
+  ///   `StoreError.danglingLink` for a symbolic link to a missing file;
+  ///   `StoreError.notADatabase` for a regular file that is not empty and does not start with
+  ///   the SQLite header; `StoreError.unreadable` when the file cannot be read (permissions).
+  public static func inspect(_ path: String) throws(StoreError) -> State {
+    guard !path.isEmpty else { throw .unreadable(path: path, reason: "the path is empty") }
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      let error = errno
+      guard error == ENOENT else { throw .unreadable(path: path, reason: SystemError.text(error)) }
+      var link = stat()
+      if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+        throw .danglingLink(path: path)
+      }
+      return .missing
+    }
+    try requireRegular(status, path: path)
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    guard descriptor >= 0 else { throw .unreadable(path: path, reason: SystemError.text(errno)) }
+    defer { close(descriptor) }
+    var opened = stat()
+    guard fstat(descriptor, &opened) == 0 else {
+      throw .unreadable(path: path, reason: SystemError.text(errno))
+    }
+    try requireRegular(opened, path: path)
+    guard opened.st_size > 0 else { return .empty }
+    var bytes = [UInt8](repeating: 0, count: header.count)
+    let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, header.count) }
+    guard count >= 0 else { throw .unreadable(path: path, reason: SystemError.text(errno)) }
+    guard count == header.count, bytes == header else {
+      throw .notADatabase(
+        path: path,
+        detail: opened.st_size < 100
+          ? "only \(opened.st_size) byte\(opened.st_size == 1 ? "" : "s"), shorter than a "
+            + "SQLite header"
+          : "no SQLite header")
+    }
+    return .sqlite
+  }
+
+  /// Creates `path` as an empty file with `mode` (default 0600) when nothing is there, so
+  /// SQLite then creates the database and its `-wal` and `-shm` files with that mode.
+  ///
+  /// Never creates through a symbolic link (`O_NOFOLLOW`), never truncates, and does nothing
+  /// when the file appeared meanwhile (another process creating it).
+  ///
+  /// - Throws: `StoreError.unreadable` when the file cannot be created (missing directory,
+  ///   permissions), `StoreError.danglingLink` for a link to a missing file.
+  public static func createIfMissing(_ path: String, mode: UInt32 = 0o600) throws(StoreError) {
+    let descriptor = open(
+      path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, mode_t(mode))
+    guard descriptor < 0 else {
+      // The mode passed to open is reduced by the umask; the file must be exactly `mode`.
+      fchmod(descriptor, mode_t(mode))
+      close(descriptor)
+      return
+    }
+    let error = errno
+    if error == EEXIST {
+      var link = stat()
+      if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+        var target = stat()
+        if stat(path, &target) != 0 { throw .danglingLink(path: path) }
+      }
+      return
+    }
+    throw .unreadable(path: path, reason: "cannot create it: " + SystemError.text(error))
+  }
+
+  /// Inspects `path` for a command that writes to it, creating it (0600) when missing.
+  ///
+  /// - Throws: what `inspect` throws.
+  public static func prepareForWriting(_ path: String, mode: UInt32 = 0o600) throws(StoreError) {
+    if try inspect(path) == .missing {
+      try createIfMissing(path, mode: mode)
+      _ = try inspect(path)
+    }
+  }
+
+  private static func requireRegular(_ status: stat, path: String) throws(StoreError) {
+    let kind = status.st_mode & S_IFMT
+    guard kind != S_IFREG else { return }
+    let name =
+      switch kind {
+      case S_IFIFO: "a FIFO"
+      case S_IFCHR: "a character device"
+      case S_IFBLK: "a block device"
+      case S_IFDIR: "a directory"
+      case S_IFSOCK: "a socket"
+      default: "not a regular file"
+      }
+    throw .notARegularFile(path: path, kind: name)
+  }
+}

@@ -1,0 +1,48 @@
+/// Checks that a migrated file still has every table and column the migrations create, so a
+/// file with a dropped table or column is refused as damaged (exit 65) when it is opened, not
+/// answered with `no such column` half-way through a query.
+///
+/// The expected schema is not written down a second time: it is read from a private in-memory
+/// database the same migrations built.
+enum SchemaCheck {
+  /// Throws `StoreError.corrupt` naming the first table or column `connection` lacks.
+  static func verify(_ connection: Connection, migrations: [Migration] = SchemaMigrations.all)
+    throws
+  {
+    let expected =
+      migrations == SchemaMigrations.all ? try standard.get() : try schema(built: migrations)
+    let present = try columns(of: connection)
+    for (table, names) in expected.sorted(by: { $0.key < $1.key }) {
+      guard let have = present[table] else {
+        throw StoreError.corrupt(path: connection.path, detail: "table '\(table)' is missing")
+      }
+      if let missing = names.sorted().first(where: { !have.contains($0) }) {
+        throw StoreError.corrupt(
+          path: connection.path, detail: "column '\(table).\(missing)' is missing")
+      }
+    }
+  }
+
+  /// The schema of this binary's migrations, built once per process.
+  private static let standard = Result { try schema(built: SchemaMigrations.all) }
+
+  private static func schema(built migrations: [Migration]) throws -> [String: Set<String>] {
+    let memory = try Connection(path: ":memory:", mode: .readWriteCreate)
+    try Migrator.migrate(memory, migrations: migrations)
+    return try columns(of: memory)
+  }
+
+  /// Every table's column names (SQLite's own tables and the migration ledger aside).
+  private static func columns(of connection: Connection) throws -> [String: Set<String>] {
+    let statement = try connection.prepare(
+      """
+      SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p
+      WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
+      """)
+    var tables: [String: Set<String>] = [:]
+    while try statement.step() {
+      tables[statement.text(at: 0) ?? "", default: []].insert(statement.text(at: 1) ?? "")
+    }
+    return tables
+  }
+}
