@@ -11,10 +11,14 @@ extension QueryDatabase {
   /// - Throws: `QueryError.store(.corrupt)` with SQLite's first finding when the check fails.
   public func verifyIntegrity() throws {
     let findings = try translating { () throws -> [String] in
-      let statement = try connection.prepare("PRAGMA integrity_check(5)")
-      var lines: [String] = []
-      while try statement.step() { lines.append(statement.text(at: 0) ?? "") }
-      return lines
+      do {
+        let statement = try connection.prepare("PRAGMA integrity_check(5)")
+        var lines: [String] = []
+        while try statement.step() { lines.append(statement.text(at: 0) ?? "") }
+        return lines
+      } catch let error as SQLiteError where error.primaryCode == SQLiteError.corrupt {
+        return [error.message]  // damage bad enough that the check itself cannot go on
+      }
     }
     guard findings != ["ok"] else { return }
     let first = findings.first.map { $0.split(whereSeparator: \.isNewline).joined(separator: " ") }

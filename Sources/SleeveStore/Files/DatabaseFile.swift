@@ -106,12 +106,18 @@ public enum DatabaseFile {
 
   /// Inspects `path` for a command that writes to it, creating it (0600) when missing.
   ///
+  /// A file that cannot be created (a missing directory, permissions) is left to SQLite's
+  /// open to report, as `unable to open database file`.
+  ///
   /// - Throws: what `inspect` throws.
   public static func prepareForWriting(_ path: String, mode: UInt32 = 0o600) throws(StoreError) {
-    if try inspect(path) == .missing {
+    guard try inspect(path) == .missing else { return }
+    do {
       try createIfMissing(path, mode: mode)
-      _ = try inspect(path)
+    } catch .unreadable {
+      return
     }
+    _ = try inspect(path)
   }
 
   private static func requireRegular(_ status: stat, path: String) throws(StoreError) {

@@ -1,0 +1,64 @@
+import Foundation
+import SleeveTestSupport
+import Testing
+
+@testable import SleeveCLI
+
+/// Arguments at and past their edges: a usage error naming the valid range, never a trap or an
+/// error from deep inside SQLite.
+@Suite("Argument bounds")
+struct ArgumentBoundsTests {
+  @Test(
+    "--since outside 64-bit Unix nanoseconds is exit 64 naming the range",
+    arguments: [
+      "9999-12-31", "2262-04-12", "1677-09-21", "0001-01-01", "200000d", "1e18s", "1e300w",
+    ])
+  func sinceOutOfRange(value: String) async throws {
+    let fixture = try FixtureDatabase.standard()
+    for command in ["sessions", "errors", "export"] {
+      let result = await CLIRunner.run([command, "--db", fixture.path, "--since", value])
+      #expect(result.exit == 64, "\(command) --since \(value)")
+      #expect(result.error.contains("between 1677-09-22 and 2262-04-11"))
+    }
+  }
+
+  @Test("--since at the edges of the range is accepted")
+  func sinceAtTheEdges() throws {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    #expect(try ValueParsers.since("2262-04-11", now: now) == 9_223_286_400_000_000_000)
+    #expect(try ValueParsers.since("1677-09-22", now: now) == -9_223_286_400_000_000_000)
+    #expect(try ValueParsers.since("2h", now: now) == 1_799_992_800_000_000_000)
+  }
+
+  @Test(
+    "an option value or argument over 4,096 bytes is exit 64 without echoing it",
+    arguments: [
+      ["sessions", "--name", "LONG"], ["errors", "--handler", "LONG"],
+      ["rollback", "f", "--reason", "LONG"], ["merge", "LONG", "in.sqlite"],
+      ["sessions", "--db=LONG"],
+    ])
+  func longValues(arguments: [String]) async {
+    let long = String(repeating: "é", count: 2_049)  // 4,098 bytes
+    let result = await CLIRunner.run(
+      arguments.map { $0.replacingOccurrences(of: "LONG", with: long) })
+    #expect(result.exit == 64)
+    #expect(result.error.contains("4098 bytes long; at most 4096 are accepted"), "\(result.error)")
+    #expect(!result.error.contains(long))
+  }
+
+  @Test("a value of exactly 4,096 bytes is taken")
+  func longestValue() async throws {
+    let fixture = try FixtureDatabase.standard()
+    let result = await CLIRunner.run([
+      "sessions", "--db", fixture.path, "--name", String(repeating: "*", count: 4_096),
+    ])
+    #expect(result.exit == 0, "\(result.error)")
+  }
+
+  @Test("demo --fires past 100 million is exit 64, not an endless run")
+  func demoFiresBound() async {
+    let result = await CLIRunner.run(["demo", "--fires", "9223372036854775807"])
+    #expect(result.exit == 64)
+    #expect(result.error.contains("from 1 to 100000000"))
+  }
+}
