@@ -61,4 +61,26 @@ struct ArgumentBoundsTests {
     #expect(result.exit == 64)
     #expect(result.error.contains("from 1 to 100000000"))
   }
+
+  @Test(
+    "before the subcommand only --db and --format are taken, and only where the command has them",
+    arguments: [
+      (["--control", "x", "sessions"], "Unknown option '--control'"),
+      (["--format", "json", "migrate"], "The option '--format' does not apply to 'migrate'"),
+      (["--db", "x.sqlite", "merge", "a", "b"], "The option '--db' does not apply to 'merge'"),
+      (["--by", "flag", "errors"], "Unknown option '--by'"),
+    ])
+  func leadingOptions(arguments: [String], message: String) async {
+    let result = await CLIRunner.run(arguments)
+    #expect(result.exit == 64)
+    #expect(result.error.hasPrefix("Error: \(message)\n"), "\(result.error)")
+  }
+
+  @Test("a leading --db or --format reaches a command that takes it")
+  func leadingOptionsApply() async throws {
+    let fixture = try FixtureDatabase.standard()
+    let result = await CLIRunner.run(["--db", fixture.path, "--format", "json", "sessions"])
+    #expect(result.exit == 0)
+    #expect(result.out.hasPrefix("{"))
+  }
 }

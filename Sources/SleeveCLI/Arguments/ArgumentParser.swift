@@ -4,6 +4,9 @@ enum ArgumentParser {
   /// The longest option value or argument accepted, in UTF-8 bytes (the longest path Linux
   /// takes): anything longer is a usage error, never a failure deep inside SQLite.
   static let maximumValueBytes = 4_096
+
+  /// The options accepted before the subcommand (`sleeve --db x.sqlite sessions`).
+  static let globalOptions = SharedOptions.common
   /// What the command line asks for.
   enum Request: Equatable {
     /// Run `command` with these arguments.
@@ -16,14 +19,14 @@ enum ArgumentParser {
 
   /// Parses `arguments` (without the program name) against `commands`.
   ///
-  /// Options that every command shares (`--db`, `--format`) may also come before the
-  /// command.
+  /// The global options (`--db`, `--format`) may also come before the command, when that
+  /// command takes them; any other option there is a usage error.
   /// - Throws: `UsageError` for an unknown command or option, a missing value, or an
   ///   unexpected argument.
   static func parse(_ arguments: [String], commands: [CommandSpec]) throws -> Request {
     var leading = ParsedArguments()
     var index = 0
-    let shared = commands.first { $0.name == "errors" }?.options ?? []
+    let shared = globalOptions
     while index < arguments.count, arguments[index].hasPrefix("-") {
       let argument = arguments[index]
       switch argument {
@@ -52,7 +55,11 @@ enum ArgumentParser {
       throw UsageError("Unknown subcommand '\(name)'")
     }
     var parsed = ParsedArguments()
-    for (key, value) in leading.values where command.option(named: key) != nil {
+    for (key, value) in leading.values.sorted(by: { $0.key < $1.key }) {
+      guard command.option(named: key) != nil else {
+        throw UsageError(
+          "The option '--\(key)' does not apply to '\(command.name)'", command: command.name)
+      }
       parsed.values[key] = value
     }
     index += 1
