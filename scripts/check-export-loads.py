@@ -4,7 +4,8 @@ ClickHouse through chdb, pandas), using the one-line loads README shows, and che
 engine reads the same rows: count, failed count and total duration per file.
 
 Usage: scripts/check-export-loads.py sleeve.csv sleeve.ndjson
-Needs any of: pip install duckdb chdb pandas. Exits 1 when engines disagree or none is found.
+Needs all three (scripts/requirements-test.txt). Exits 1 when an engine is missing, when one
+fails to load a file, or when they disagree.
 """
 import importlib.util
 import sys
@@ -35,15 +36,15 @@ ENGINES = [("duckdb", duckdb_summary), ("chdb", clickhouse_summary), ("pandas", 
 
 def main(paths):
     results = {}
+    missing = [module for module, _ in ENGINES if importlib.util.find_spec(module) is None]
+    if missing:
+        print(f"missing engines: {', '.join(missing)} (pip install -r scripts/requirements-test.txt)",
+              file=sys.stderr)
+        return 1
     for module, summary in ENGINES:
-        if importlib.util.find_spec(module) is None:
-            continue
         for path in paths:
             results[(module, path)] = tuple(int(value) for value in summary(path))
             print(f"{module:7} {path}: rows, failed, total duration = {results[(module, path)]}")
-    if not results:
-        print("no engine installed (pip install duckdb chdb pandas)", file=sys.stderr)
-        return 1
     if len(set(results.values())) != 1:
         print("engines disagree", file=sys.stderr)
         return 1

@@ -213,7 +213,9 @@ struct OTLPExportTests {
 
   @Test(
     "the official opentelemetry-proto classes parse the export",
-    .enabled(if: PythonModule.isInstalled("opentelemetry.proto.collector.trace.v1")))
+    .enabled(
+      if: Proofs.run(when: PythonModule.isInstalled("opentelemetry.proto.collector.trace.v1")),
+      "needs opentelemetry-proto (scripts/requirements-test.txt)"))
   func parsesWithOpenTelemetryProto() async throws {
     let fixture = try Self.fixtureWithNestedFire()
     let directory = TemporaryDirectory()

@@ -28,7 +28,7 @@ struct ScreenshotTests {
 
   @Test(
     "scripts/report-screenshot renders the HTML report to a PNG that is not blank",
-    .enabled(if: Chromium.isInstalled, "needs Debian's chromium package"))
+    .enabled(if: Proofs.run(when: Chromium.isInstalled), "needs Debian's chromium package"))
   func reportRendersToAPicture() async throws {
     let fixture = try FixtureDatabase.standard()
     let directory = TemporaryDirectory()
