@@ -3,7 +3,9 @@
 ///
 /// Reads are safe from any thread. Changes are made on the main actor and reported to every
 /// observer added with ``addObserver(_:)`` as a ``FlagChange``, so a recorder sees them in order
-/// with the fires around them.
+/// with the fires around them. A class observer (a recording session) is held weakly: the
+/// provider never keeps a session, its recorder or its file alive, and stops calling it once it
+/// is gone or removed with ``removeObserver(_:)``.
 ///
 /// ```swift
 /// let flags = InMemoryFlagProvider(["new-checkout": .enabled])
@@ -13,7 +15,29 @@ public final class InMemoryFlagProvider: FlagProvider {
   private struct Contents {
     var states: [String: FlagState]
     var definitions: [String: FlagDefinition]
-    var observers: [any DispatchObserver] = []
+    var observers: [ObserverReference] = []
+  }
+
+  /// An observer held weakly when it is a class instance, strongly when it is a value.
+  private struct ObserverReference {
+    weak var object: AnyObject?
+    let value: (any DispatchObserver)?
+    let identity: ObjectIdentifier?
+
+    init(_ observer: any DispatchObserver) {
+      if Swift.type(of: observer) is AnyClass {
+        let object = observer as AnyObject
+        self.object = object
+        value = nil
+        identity = ObjectIdentifier(object)
+      } else {
+        value = observer
+        identity = nil
+      }
+    }
+
+    /// The observer, or `nil` once a weakly held one is gone.
+    var observer: (any DispatchObserver)? { value ?? object as? any DispatchObserver }
   }
 
   private let contents: Locked<Contents>
@@ -57,7 +81,8 @@ public final class InMemoryFlagProvider: FlagProvider {
   public func set(_ key: String, to state: FlagState, actor: String? = nil) {
     let (previous, definition, observers) = contents.withLock { contents in
       let previous = contents.states.updateValue(state, forKey: key)
-      return (previous, contents.definitions[key], contents.observers)
+      contents.observers.removeAll { $0.observer == nil }
+      return (previous, contents.definitions[key], contents.observers.compactMap(\.observer))
     }
     guard !observers.isEmpty else { return }
     let change = FlagChange(
@@ -66,8 +91,25 @@ public final class InMemoryFlagProvider: FlagProvider {
     for observer in observers { observer.flagChanged(change) }
   }
 
-  /// Adds an observer that receives every later state change.
+  /// Adds an observer that receives every later state change: weakly held when it is a class
+  /// instance, so adding one never extends its life.
   public func addObserver(_ observer: any DispatchObserver) {
-    contents.withLock { $0.observers.append(observer) }
+    contents.withLock { contents in
+      contents.observers.removeAll { $0.observer == nil }
+      contents.observers.append(ObserverReference(observer))
+    }
+  }
+
+  /// Stops reporting changes to `observer` (a class instance; value observers stay).
+  public func removeObserver(_ observer: any DispatchObserver & AnyObject) {
+    let identity = ObjectIdentifier(observer)
+    contents.withLock { contents in
+      contents.observers.removeAll { $0.identity == identity || $0.observer == nil }
+    }
+  }
+
+  /// How many observers are still reported to (tests).
+  package var observerCount: Int {
+    contents.withLock { contents in contents.observers.filter { $0.observer != nil }.count }
   }
 }
