@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import SleeveCLI
 
@@ -21,10 +22,16 @@ struct CLIRunner {
     try? String(contentsOf: goldenURL(name), encoding: .utf8)
   }
 
-  /// Writes a golden file (only when `SLEEVE_UPDATE_GOLDEN` is set).
-  static func updateGoldenIfAsked(_ name: String, with text: String) {
+  /// Writes a golden file (only when `SLEEVE_UPDATE_GOLDEN` is set), and then fails the test
+  /// that asked: a run that rewrites goldens proves nothing, so it can never pass by mistake.
+  static func updateGoldenIfAsked(
+    _ name: String, with text: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     guard ProcessInfo.processInfo.environment["SLEEVE_UPDATE_GOLDEN"] != nil else { return }
     try? text.write(to: goldenURL(name), atomically: true, encoding: .utf8)
+    let message: Comment =
+      "rewrote Golden/\(name) (SLEEVE_UPDATE_GOLDEN is set): review the diff, then run again without it"
+    Issue.record(message, sourceLocation: sourceLocation)
   }
 
   private static func goldenURL(_ name: String) -> URL {

@@ -30,8 +30,17 @@ public enum ReadmeSnippet {
     return lines.map { $0.count >= indent ? String($0.dropFirst(indent)) : "" }
   }
 
+  /// A snippet that is not where it should be.
+  public struct Missing: Error, CustomStringConvertible {
+    /// What is missing.
+    public let description: String
+  }
+
   /// The example between `// MARKER:begin` and `// MARKER:end` in `testFile`, and the first
   /// Swift block after `heading` in the package's README.md, both dedented.
+  ///
+  /// - Throws: `Missing` when either is absent or empty, so that two vanished snippets can
+  ///   never compare equal.
   public static func pair(testFile: String, marker: String, heading: String) throws -> (
     tested: [String], shown: [String]
   ) {
@@ -42,6 +51,12 @@ public enum ReadmeSnippet {
     let source = try String(contentsOf: testURL, encoding: .utf8)
     let tested = between("// \(marker):begin", "// \(marker):end", in: source) ?? []
     let shown = swiftBlock(after: heading, in: readme) ?? []
+    guard tested.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+      throw Missing(description: "no code between // \(marker):begin and :end in \(testFile)")
+    }
+    guard shown.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+      throw Missing(description: "no ```swift block after '\(heading)' in README.md")
+    }
     return (dedented(tested), dedented(shown))
   }
 }
