@@ -26,10 +26,14 @@ final class Console: Sendable {
       errorIsTerminal: isatty(2) == 1)
   }
 
-  /// A console that keeps what is written, for tests.
-  static func capturing(environment: [String: String] = [:]) -> Console {
+  /// A console that keeps what is written, for tests; `outputIsTerminal` pretends standard
+  /// output is a terminal.
+  static func capturing(environment: [String: String] = [:], outputIsTerminal: Bool = false)
+    -> Console
+  {
     Console(
-      capturing: true, environment: environment, outputIsTerminal: false, errorIsTerminal: false)
+      capturing: true, environment: environment, outputIsTerminal: outputIsTerminal,
+      errorIsTerminal: false)
   }
 
   private init(
@@ -42,8 +46,8 @@ final class Console: Sendable {
     sink = Locked(("", ""))
   }
 
-  /// Colour only on a terminal, and only when `NO_COLOR` is unset.
-  var usesColor: Bool { outputIsTerminal && environment["NO_COLOR"] == nil }
+  /// Colour only on a terminal, and only when `NO_COLOR` is unset or empty (no-color.org).
+  var usesColor: Bool { outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
 
   /// Writes `text` to standard output; a failed write is kept in `outputFailure` (the
   /// command then exits 74 instead of 0).
