@@ -49,7 +49,7 @@ let package = Package(
     ),
     .target(
       name: "SleeveTesting",
-      dependencies: ["SleeveRecorder"],
+      dependencies: ["SleeveRecorder", "SleeveCore"],
       swiftSettings: strict
     ),
     .executableTarget(

@@ -123,19 +123,11 @@ public final class Statement {
   /// Resets the statement for another execution (bindings are kept).
   public func reset() { sqlite3_reset(handle) }
 
-  /// Clears every binding to NULL.
-  public func clearBindings() { sqlite3_clear_bindings(handle) }
-
   /// The number of columns in a result row.
   public var columnCount: Int32 { sqlite3_column_count(handle) }
 
   /// The highest parameter number the statement uses (`?3` counts as 3).
   public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
-
-  /// The name of column `index` (0-based).
-  public func columnName(at index: Int32) -> String {
-    sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
-  }
 
   /// Whether column `index` of the current row is NULL.
   public func isNull(at index: Int32) -> Bool {

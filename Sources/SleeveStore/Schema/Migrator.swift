@@ -1,5 +1,3 @@
-import CSQLite
-
 /// Brings a database to this binary's schema, and refuses files it must not touch.
 ///
 /// Each pending migration runs in its own `BEGIN IMMEDIATE` transaction that also records it in
