@@ -1,0 +1,49 @@
+/// An observer that passes every event to several observers, in the order given: the way to
+/// record a control and watch it in a test (or send it to two recorders) at once.
+///
+/// It is an observer itself (swift-log's multiplexing handler is the model), so a control still
+/// has one `observer`; composition replaces a "one observer per control" rule.
+///
+/// ```swift
+/// let watcher = RecordingObserver()
+/// let pay = Button(name: "checkout.pay", observer: MultiplexObserver([session, watcher]))
+/// ```
+public struct MultiplexObserver: DispatchObserver {
+  /// The observers every event goes to, in order.
+  public let observers: [any DispatchObserver]
+
+  /// Creates a fan-out to `observers`, each called in order for every event.
+  public init(_ observers: [any DispatchObserver]) {
+    self.observers = observers
+  }
+
+  /// Calls `registered` on each observer.
+  @MainActor public func registered(_ registration: RegistrationInfo) {
+    for observer in observers { observer.registered(registration) }
+  }
+
+  /// Calls `removed` on each observer.
+  @MainActor public func removed(_ removal: RemovalInfo) {
+    for observer in observers { observer.removed(removal) }
+  }
+
+  /// Calls `fireBegan` on each observer.
+  @MainActor public func fireBegan(_ fire: FireInfo) {
+    for observer in observers { observer.fireBegan(fire) }
+  }
+
+  /// Calls `handlerFinished` on each observer.
+  @MainActor public func handlerFinished(_ outcome: HandlerOutcome) {
+    for observer in observers { observer.handlerFinished(outcome) }
+  }
+
+  /// Calls `fireEnded` on each observer.
+  @MainActor public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
+    for observer in observers { observer.fireEnded(fire, atNanoseconds: atNanoseconds) }
+  }
+
+  /// Calls `flagChanged` on each observer.
+  @MainActor public func flagChanged(_ change: FlagChange) {
+    for observer in observers { observer.flagChanged(change) }
+  }
+}
