@@ -49,12 +49,8 @@ public final class QueryDatabase {
       throw error
     } catch let error as StoreError {
       throw QueryError.store(error)
-    } catch SQLiteError.notADatabase {
-      throw QueryError.store(.notADatabase(path: path, detail: "file is not a database"))
-    } catch SQLiteError.corrupt {
-      throw QueryError.store(.corrupt(path: path, detail: "database disk image is malformed"))
     } catch let error as SQLiteError {
-      throw QueryError.sqlite(error, path: path)
+      throw StoreError(error, path: path).map(QueryError.store) ?? .sqlite(error, path: path)
     }
   }
 

@@ -88,16 +88,12 @@ public enum Migrator {
     """
 
   private static func tableNames(_ connection: Connection) throws -> [String] {
-    do {
+    try StoreError.translating(path: connection.path) {
       let statement = try connection.prepare(
         "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       var names: [String] = []
       while try statement.step() { names.append(statement.text(at: 0) ?? "") }
       return names
-    } catch SQLiteError.notADatabase {
-      throw StoreError.notADatabase(path: connection.path, detail: "file is not a database")
-    } catch SQLiteError.corrupt {
-      throw StoreError.corrupt(path: connection.path, detail: "database disk image is malformed")
     }
   }
 }

@@ -81,12 +81,8 @@ public enum SleeveDatabase {
   private static func open(path: String, mode: Connection.Mode, busyTimeout: Duration) throws
     -> Connection
   {
-    do {
-      return try Connection(path: path, mode: mode, busyTimeout: busyTimeout)
-    } catch SQLiteError.notADatabase {
-      throw StoreError.notADatabase(path: path, detail: "file is not a database")
-    } catch SQLiteError.corrupt {
-      throw StoreError.corrupt(path: path, detail: "database disk image is malformed")
+    try StoreError.translating(path: path) {
+      try Connection(path: path, mode: mode, busyTimeout: busyTimeout)
     }
   }
 }
