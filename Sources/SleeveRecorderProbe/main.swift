@@ -62,7 +62,7 @@ do {
     path: arguments.path,
     options: RecorderOptions(
       durability: arguments.strict ? .strict : .batched, whenFull: .block,
-      flushInterval: .milliseconds(10)))
+      flushInterval: .milliseconds(10), waitTimeout: .seconds(120)))
   let session = try recorder.startSession(
     name: "probe-\(ProcessInfo.processInfo.processIdentifier)")
   let button = Button(name: "probe.button")
@@ -84,6 +84,7 @@ do {
     exit(0)
   }
   try await session.end()
+  if session.status != .ended { complain("status: \(session.status)") }
   say("ended")
 } catch {
   complain("Error: \(error)")

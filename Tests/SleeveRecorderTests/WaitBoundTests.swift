@@ -122,6 +122,27 @@ struct WaitBoundTests {
   }
 }
 
+@MainActor
+@Suite("Wait timeout values")
+struct WaitTimeoutValueTests {
+  @Test(
+    "a zero, negative or tiny wait timeout is raised to 10 ms; a huge one works without a trap",
+    arguments: [Duration.zero, .seconds(-5), .nanoseconds(1), .seconds(Int64.max)])
+  func hostileWaitTimeouts(timeout: Duration) async throws {
+    var options = RecorderOptions(waitTimeout: timeout)
+    #expect(options.waitTimeout == max(timeout, .milliseconds(10)))
+    options.waitTimeout = timeout
+    #expect(options.waitTimeout == max(timeout, .milliseconds(10)))
+    guard timeout > .seconds(1) else { return }
+    let directory = TemporaryDirectory()
+    let recorder = try Recorder(path: directory.path("huge.sqlite"), options: options)
+    let session = try recorder.startSession(name: "huge")
+    try await session.flush()
+    try await session.end()
+    #expect(session.status == .ended)
+  }
+}
+
 extension SessionStatus {
   /// The failed events the status reports (0 when none).
   var failedEvents: Int {

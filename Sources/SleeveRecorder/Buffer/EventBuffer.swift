@@ -10,8 +10,8 @@ import SleeveCore
 ///
 /// Every wait has a deadline (`RecorderOptions.waitTimeout` from its start): a waiter stops
 /// waiting there whatever the writer does, and the writer, which reads the earliest deadline
-/// with ``earliestDeadline()``, gives a batch it cannot write up before that deadline, so the
-/// waiter hears the verdict in time.
+/// of a commit waiter with ``earliestDeadline()``, gives a batch it cannot write up before
+/// that deadline, so the waiter hears the verdict in time.
 final class EventBuffer: Sendable {
   private struct State {
     var pending = Batch()
@@ -337,14 +337,15 @@ final class EventBuffer: Sendable {
     expired?.resume(returning: false)
   }
 
-  /// The earliest deadline of anyone waiting on the writer (for a commit or for room), or
-  /// `nil` when no one waits. The writer gives up a batch it cannot write before it.
+  /// The earliest deadline of a call waiting for the writer to finish events, or `nil` when
+  /// none waits. The writer gives up a batch it cannot write before it. (A `block` append
+  /// waiting for room is not counted: past its deadline it drops its own event, which loses
+  /// less than giving a whole batch up.)
   func earliestDeadline() -> DispatchTime? {
     state.withLock { state in
       let commits = state.commitWaiters.lazy.map(\.deadline).min()
       let tasks = state.asyncWaiters.lazy.map(\.deadline).min()
-      let space = state.spaceWaiters.lazy.map(\.deadline).min()
-      return [commits, tasks, space].compactMap { $0 }.min()
+      return [commits, tasks].compactMap { $0 }.min()
     }
   }
 

@@ -164,12 +164,13 @@ final class Writer: Sendable {
 
   /// Writes a batch; a lock held by another process (busy, locked) is transient, so the batch
   /// is tried again (each attempt waits up to the busy timeout), each wait reported, until
-  /// the next attempt could end past the deadline: ``RecorderOptions/waitTimeout`` from the
-  /// first attempt, or sooner when someone waiting on the writer would time out sooner. Once
+  /// the next attempt could end past the deadline: ``RecorderOptions/retryTimeout`` from the
+  /// first attempt, or sooner when a call waiting on the writer would time out sooner. Once
   /// the recorder is closing, at most three more attempts. Any other failure gives the batch
   /// up at once. A batch given up is counted as failed on its sessions.
   private func write(_ batch: Batch, with batchWriter: BatchWriter, closing: Bool) -> Failure? {
-    let ownDeadline = DispatchTime.now() + options.waitTimeout.dispatchInterval
+    let ownDeadline =
+      DispatchTime.now() + max(options.retryTimeout, options.waitTimeout).dispatchInterval
     let attempt = options.effectiveBusyTimeout
     // Room for the give-up itself after the last attempt, so a waiter hears it in time.
     let margin = max(attempt / 4, .milliseconds(10))
