@@ -78,6 +78,47 @@ struct ReplacedFileTests {
     #expect(errors.withLock { !$0.isEmpty && $0.allSatisfy { $0.contains("replaced") } })
   }
 
+  @Test(
+    "a database moved in with its own -wal keeps it: the recorder deletes nothing at the path")
+  func movedInLogIsNotDeleted() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("rec.sqlite")
+    let other = directory.path("other.sqlite")
+    // A recorder killed mid-recording leaves `other` with committed rows still in its -wal.
+    let child = try ProbeProcess(arguments: [
+      "--db", other, "--fires", "0", "--forever", "--report-every", "500",
+    ])
+    var acknowledged = 0
+    for _ in 0..<3 {
+      let line = try #require(child.waitForLine(startingWith: "acknowledged "))
+      acknowledged = Int(line.dropFirst("acknowledged ".count)) ?? 0
+    }
+    child.killHard()
+    try #require(size(other + "-wal") ?? 0 > 0)
+
+    do {
+      let recorder = try Recorder(path: path, options: RecorderOptions(flushInterval: .seconds(5)))
+      let session = try recorder.startSession(name: "recording")
+      let button = Button(name: "b", observer: session)
+      button.on(.touchUpInside, id: "h") { _ in }
+      for _ in 0..<100 { button.sendActions(for: .touchUpInside) }
+      try await session.flush()
+      // Move the database with its log, as one would move a database "with its files".
+      for suffix in ["-wal", "-shm", ""] {
+        if FileManager.default.fileExists(atPath: other + suffix) {
+          #expect(rename(other + suffix, path + suffix) == 0)
+        }
+      }
+      button.sendActions(for: .touchUpInside)
+      try await session.flush()  // the writer looks, sees the replacement, lets go
+      #expect(session.status != .recording)
+    }
+    let reader = try Inspector(path: path)
+    #expect(try reader.text("PRAGMA integrity_check") == "ok")
+    #expect(try reader.text("SELECT name FROM sessions")?.hasPrefix("probe-") == true)
+    #expect(try reader.count("fires") >= acknowledged)
+  }
+
   @Test("a recorder killed after its file was replaced leaves no log that damages the new file")
   func killedAfterReplacementLeavesNewFileIntact() async throws {
     let directory = TemporaryDirectory()
