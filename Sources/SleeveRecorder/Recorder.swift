@@ -35,11 +35,12 @@ public final class Recorder: Sendable {
   }
 
   deinit {
-    writer.close()
+    writer.close(timeout: options.waitTimeout)
     ExitFlush.unregister(writer)
   }
 
-  /// Starts a session: its row is committed before this returns.
+  /// Starts a session: its row is committed before this returns, or this throws within
+  /// `options.waitTimeout` (a lock held by another process past it: `RecorderError.timedOut`).
   ///
   /// - Parameters:
   ///   - name: The session's name, e.g. the test suite's.
@@ -47,7 +48,8 @@ public final class Recorder: Sendable {
   ///   - environment: Names of environment variables to record (only these; never the whole
   ///     environment).
   ///   - durability: Overrides the recorder's durability for this session.
-  /// - Throws: `RecorderError` when the session's row cannot be written.
+  /// - Throws: `RecorderError` when the session's row cannot be written: `.timedOut` past the
+  ///   wait timeout, `.sqlite` for other failures, `.closed` when the recorder is closing.
   public func startSession(
     name: String, tags: [String] = [], environment: [String] = [],
     durability: RecorderOptions.Durability? = nil
@@ -66,7 +68,11 @@ public final class Recorder: Sendable {
       let sequence = writer.buffer.appendStructural(
         PendingEvent(session: key, event: .sessionStarted(start)))
     else { throw RecorderError.closed(path: path) }
-    writer.buffer.waitUntilFinished(sequence)
+    guard writer.buffer.waitUntilFinished(sequence, deadline: writer.buffer.deadlineFromNow())
+    else {
+      throw RecorderError.timedOut(
+        operation: "start a session", path: path, limit: options.waitTimeout, cause: nil)
+    }
     switch writer.sessionRow(key) {
     case .success(let rowID):
       return RecordingSession(

@@ -1,3 +1,4 @@
+import SleeveCore
 import SleeveStore
 
 /// A recorder failure, as thrown by `Recorder(path:)` and `startSession`, and as delivered to
@@ -39,5 +40,37 @@ public enum RecorderError: Error, CustomStringConvertible, Sendable {
       error
     case .store, .closed: nil
     }
+  }
+
+  /// A call waited for the writer longer than `RecorderOptions.waitTimeout` (`limit`), most
+  /// often because another process held the database locked: `.sqlite` with the extended
+  /// code `SQLITE_BUSY_TIMEOUT` (so it matches `SQLiteError.busy`, exit 75 on the command
+  /// line) and a message saying what waited, for how long, and what became of the events.
+  /// `cause` is the error of the writer's last attempt, when it gave the events up.
+  public static func timedOut(
+    operation: String, path: String, limit: Duration, cause: SQLiteError?
+  ) -> RecorderError {
+    let waited =
+      "gave up after waiting \(milliseconds(limit)) ms (RecorderOptions.waitTimeout) to \(operation)"
+    let message =
+      if let cause {
+        "\(waited); the events are counted as failed (\(cause.message))"
+      } else {
+        "\(waited); events not written yet are written later or counted as failed"
+      }
+    return .sqlite(SQLiteError(code: timeoutCode, message: message), path: path)
+  }
+
+  /// Whether this is a ``timedOut(operation:path:limit:cause:)`` error.
+  public var isTimeout: Bool {
+    if case .sqlite(let error, _) = self { error.code == Self.timeoutCode } else { false }
+  }
+
+  /// `SQLITE_BUSY_TIMEOUT`: SQLITE_BUSY (5) | 3 << 8.
+  private static let timeoutCode: Int32 = 5 | 3 << 8
+
+  /// Whole milliseconds, saturating.
+  private static func milliseconds(_ duration: Duration) -> Int64 {
+    MonotonicClock.nanoseconds(in: duration) / 1_000_000
   }
 }

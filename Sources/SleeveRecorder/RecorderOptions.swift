@@ -30,8 +30,28 @@ public struct RecorderOptions: Sendable {
   public var flushCount: Int
   /// The writer wakes at least this often when events are waiting.
   public var flushInterval: Duration
-  /// How long a write waits for another process's lock before it fails.
+  /// How long one write attempt waits for another process's lock (SQLite's busy timeout). A
+  /// batch that meets a held lock is attempted again until ``waitTimeout``; the writer uses at
+  /// most half of ``waitTimeout`` here, so every wait below hears the writer's verdict.
   public var busyTimeout: Duration
+  /// The longest anything waits for the writer: `startSession` for its row, a strict-mode fire
+  /// for its commit, `flush()`, `end()`, and a `block`-policy append for room.
+  ///
+  /// Past it: `startSession`, `flush()` and `end()` throw (`RecorderError.isTimeout`); a
+  /// strict fire returns, its events counted as failed (`session.status`, `failed_events`); a
+  /// `block` append drops its event, counted as dropped. The writer gives a batch it cannot
+  /// write up (counted as failed) before the earliest deadline of a call waiting on it, so the
+  /// call gets that verdict. Once the lock is released the next batch is written: sessions
+  /// that started keep recording (a session whose `end()` failed stays unterminated). At least ``minimumWaitTimeout`` (10 ms): smaller values are raised to it.
+  public var waitTimeout: Duration {
+    didSet { waitTimeout = max(waitTimeout, Self.minimumWaitTimeout) }
+  }
+  /// The smallest ``waitTimeout``: below it even an unlocked write could not answer in time.
+  public static let minimumWaitTimeout = Duration.milliseconds(10)
+  /// How long the writer keeps trying a batch against a lock held by another process when no
+  /// call waits on it (batched events between flushes); then the batch is given up, counted as
+  /// failed, and the writer goes on with the next one. Never shorter than ``waitTimeout``.
+  public var retryTimeout: Duration
   /// Extra `PRAGMA` settings for the writer's connection, run after setup and migration, e.g.
   /// `["cache_size = -8000"]` (or `["max_page_count = 64"]` to simulate a full disk).
   public var pragmas: [String]
@@ -43,11 +63,12 @@ public struct RecorderOptions: Sendable {
   public var onWriteError: (@Sendable (RecorderError) -> Void)?
 
   /// Options with the defaults: batched, drop when full, 65,536 events, flush at 4,096 events
-  /// or 100 ms, 5 s busy timeout.
+  /// or 100 ms, 5 s busy timeout, 10 s wait timeout, 60 s retry timeout.
   public init(
     durability: Durability = .batched, whenFull: WhenFull = .drop, bufferCapacity: Int = 65_536,
     flushCount: Int = 4_096, flushInterval: Duration = .milliseconds(100),
-    busyTimeout: Duration = .seconds(5), pragmas: [String] = [], fileMode: UInt32 = 0o600,
+    busyTimeout: Duration = .seconds(5), waitTimeout: Duration = .seconds(10),
+    retryTimeout: Duration = .seconds(60), pragmas: [String] = [], fileMode: UInt32 = 0o600,
     onWriteError: (@Sendable (RecorderError) -> Void)? = nil
   ) {
     self.fileMode = fileMode
@@ -58,6 +79,14 @@ public struct RecorderOptions: Sendable {
     self.flushCount = min(max(flushCount, 1), max(bufferCapacity, 16))
     self.flushInterval = flushInterval
     self.busyTimeout = busyTimeout
+    self.waitTimeout = max(waitTimeout, Self.minimumWaitTimeout)
+    self.retryTimeout = retryTimeout
     self.onWriteError = onWriteError
+  }
+
+  /// The busy timeout the writer's connection uses: ``busyTimeout``, at most half of
+  /// ``waitTimeout`` (and never negative).
+  var effectiveBusyTimeout: Duration {
+    max(min(busyTimeout, waitTimeout / 2), .zero)
   }
 }

@@ -2,11 +2,14 @@
 // button with one handler into a database, and reports progress on standard output.
 //
 //   SleeveRecorderProbe --db PATH --fires N [--strict] [--report-every K] [--forever]
+//                       [--leave-open]
 //
 // Each fire records one fire row and one outcome row. With --report-every K it prints
 // "acknowledged N" after every K fires once they are committed (strict: as soon as
 // sendActions returns; batched: after flush()). With --forever it never ends the session
-// (the test kills it); otherwise it ends the session and prints "ended".
+// (the test kills it). With --leave-open it prints "leaving" and exits while the recorder and
+// its session are still alive and unended, as a script's top-level code does. Otherwise it
+// ends the session and prints "ended".
 import Foundation
 import SleeveCore
 import SleeveRecorder
@@ -17,6 +20,7 @@ struct ProbeArguments {
   var strict = false
   var reportEvery = 0
   var forever = false
+  var leaveOpen = false
 
   init?(_ arguments: [String]) {
     var iterator = arguments.dropFirst().makeIterator()
@@ -27,6 +31,7 @@ struct ProbeArguments {
       case "--strict": strict = true
       case "--report-every": reportEvery = Int(iterator.next() ?? "") ?? -1
       case "--forever": forever = true
+      case "--leave-open": leaveOpen = true
       default: return nil
       }
     }
@@ -42,9 +47,13 @@ func complain(_ line: String) {
   FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
+/// What --leave-open keeps alive until the process exits.
+nonisolated(unsafe) var keptAlive: [AnyObject] = []
+
 guard let arguments = ProbeArguments(CommandLine.arguments) else {
   complain(
-    "usage: SleeveRecorderProbe --db PATH --fires N [--strict] [--report-every K] [--forever]")
+    "usage: SleeveRecorderProbe --db PATH --fires N [--strict] [--report-every K] [--forever]"
+      + " [--leave-open]")
   exit(64)
 }
 
@@ -53,7 +62,7 @@ do {
     path: arguments.path,
     options: RecorderOptions(
       durability: arguments.strict ? .strict : .batched, whenFull: .block,
-      flushInterval: .milliseconds(10)))
+      flushInterval: .milliseconds(10), waitTimeout: .seconds(120)))
   let session = try recorder.startSession(
     name: "probe-\(ProcessInfo.processInfo.processIdentifier)")
   let button = Button(name: "probe.button")
@@ -65,11 +74,17 @@ do {
     button.sendActions(for: .touchUpInside)
     fired += 1
     if arguments.reportEvery > 0, fired % arguments.reportEvery == 0 {
-      if !arguments.strict { await session.flush() }
+      if !arguments.strict { try await session.flush() }
       say("acknowledged \(fired)")
     }
   }
+  if arguments.leaveOpen {
+    keptAlive = [recorder, session, button]
+    say("leaving")
+    exit(0)
+  }
   try await session.end()
+  if session.status != .ended { complain("status: \(session.status)") }
   say("ended")
 } catch {
   complain("Error: \(error)")

@@ -122,7 +122,7 @@ struct MergeTests {
     live.attach(other)
     for round in 0..<5 {
       for _ in 0..<2_000 { other.sendActions(for: .touchUpInside) }
-      await live.flush()
+      try await live.flush()
       let merge = await CLIRunner.run(["merge", out, input, "--format", "csv"])
       #expect(merge.exit == 0, "round \(round): \(merge.error)")
       #expect(merge.out.contains(round == 0 ? "\(input),1,0,0,1,500," : "\(input),0,0,1,1,0,"))

@@ -81,13 +81,29 @@ struct BufferPartsTests {
     #expect(JSON.array(["x", "y"]) == "[\"x\",\"y\"]")
   }
 
-  @Test("error messages are truncated to a documented length")
+  @Test("error messages are truncated to 4,096 UTF-8 bytes, marker included")
   func errorMessagesAreTruncated() {
     struct Verbose: Error, CustomStringConvertible {
       var description: String { String(repeating: "x", count: 10_000) }
     }
     let text = ErrorText(Verbose())
-    #expect(text.message.count == ErrorText.maximumLength + "… [truncated]".count)
+    #expect(text.message.utf8.count == 4_096)
     #expect(text.message.hasSuffix("… [truncated]"))
+  }
+
+  @Test("a letter with five million combining marks is stored as at most 4,096 bytes")
+  func combiningMarksCannotBloatAnErrorMessage() {
+    struct Fused: Error, CustomStringConvertible {
+      var description: String {
+        "a" + String(repeating: "\u{301}", count: 5_000_000)
+      }
+    }
+    // One Character of 10 MB: a cap that counts Characters keeps it whole.
+    #expect(Fused().description.count == 1)
+    let text = ErrorText(Fused())
+    #expect(text.message.utf8.count <= 4_096)
+    #expect(text.message.unicodeScalars.first == "a")
+    let marked = text.message.hasSuffix("… [truncated]")  // not the text: it may be huge
+    #expect(marked)
   }
 }

@@ -57,7 +57,7 @@ struct DurabilityTests {
     button.on(.touchUpInside) { _ in }
     session.attach(button)
     button.sendActions(for: .touchUpInside)
-    await session.flush()
+    try await session.flush()
     let reader = try Inspector(path: path)
     #expect(try reader.count("outcomes") == 1)
     #expect(try reader.text("SELECT status FROM sessions") == "running")

@@ -25,7 +25,7 @@ struct FaultTests {
     session.attach(button)
     let fires = 20_000
     for _ in 0..<fires { button.sendActions(for: .touchUpInside) }
-    await session.flush()
+    try await session.flush()
 
     #expect(handled == fires)
     let recorded = errors.withLock { $0 }

@@ -58,7 +58,7 @@ struct SmallFilesystemTests {
     var handled = 0
     button.on(.touchUpInside) { _ in handled += 1 }
     for _ in 0..<20_000 { button.sendActions(for: .touchUpInside) }
-    await session.flush()
+    try await session.flush()
     #expect(handled == 20_000)
     let codes = errors.withLock { $0.compactMap { $0.sqliteError?.primaryCode } }
     #expect(!codes.isEmpty)

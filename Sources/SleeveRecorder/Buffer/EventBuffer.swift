@@ -7,6 +7,11 @@ import SleeveCore
 /// a threshold is crossed. Every accepted event gets a sequence number; the writer reports
 /// the number it has finished (written or failed), which releases `flush()`, `end()` and
 /// strict-mode waiters. Drops are counted per session, never silent.
+///
+/// Every wait has a deadline (`RecorderOptions.waitTimeout` from its start): a waiter stops
+/// waiting there whatever the writer does, and the writer, which reads the earliest deadline
+/// of a commit waiter with ``earliestDeadline()``, gives a batch it cannot write up before
+/// that deadline, so the waiter hears the verdict in time.
 final class EventBuffer: Sendable {
   private struct State {
     var pending = Batch()
@@ -16,13 +21,38 @@ final class EventBuffer: Sendable {
     var finished: UInt64 = 0
     var wakeSignalled = false
     var closed = false
-    var commitWaiters: [(target: UInt64, signal: DispatchSemaphore)] = []
-    var asyncWaiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
-    var spaceWaiters: [DispatchSemaphore] = []
+    var commitWaiters: [CommitWaiter] = []
+    var asyncWaiters: [AsyncWaiter] = []
+    var spaceWaiters: [SpaceWaiter] = []
+    var nextAsyncWaiter: UInt64 = 0
+    /// Batches the writer gave up because a waiter's deadline (or its own) came first.
+    var timedOutBatches: UInt64 = 0
     var dropped: [SessionKey: Int] = [:]
     var droppedFires: [SessionKey: FireRanges] = [:]
     /// Sessions whose last fire was kept (so a later dropped fire starts a new range).
     var keptFireSinceDrop: Set<SessionKey> = []
+  }
+
+  /// A thread blocked until the writer finishes `target`.
+  private struct CommitWaiter {
+    let target: UInt64
+    let deadline: DispatchTime
+    let signal: DispatchSemaphore
+  }
+
+  /// A task suspended until the writer finishes `target`; resumed with `true` when it did,
+  /// `false` at its deadline.
+  private struct AsyncWaiter {
+    let id: UInt64
+    let target: UInt64
+    let deadline: DispatchTime
+    let continuation: CheckedContinuation<Bool, Never>
+  }
+
+  /// A firing thread blocked for room in the buffer (policy `block`).
+  private struct SpaceWaiter {
+    let deadline: DispatchTime
+    let signal: DispatchSemaphore
   }
 
   /// What an append did.
@@ -38,11 +68,22 @@ final class EventBuffer: Sendable {
   let flushCount: Int
   let whenFull: RecorderOptions.WhenFull
 
-  init(capacity: Int, flushCount: Int, whenFull: RecorderOptions.WhenFull) {
+  /// How long any caller waits for the writer (`RecorderOptions.waitTimeout`).
+  let waitTimeout: Duration
+
+  init(
+    capacity: Int, flushCount: Int, whenFull: RecorderOptions.WhenFull, waitTimeout: Duration
+  ) {
     self.capacity = capacity
     self.flushCount = flushCount
     self.whenFull = whenFull
+    self.waitTimeout = waitTimeout
     state = Locked(State())
+  }
+
+  /// The deadline of a wait starting now.
+  func deadlineFromNow() -> DispatchTime {
+    DispatchTime.now() + waitTimeout.dispatchInterval
   }
 
   /// Appends an event that must not be dropped (sessions, registrations, flags): it may take
@@ -63,10 +104,10 @@ final class EventBuffer: Sendable {
   /// - Returns: Its sequence number, or `nil` when dropped.
   @discardableResult
   func appendFire(_ fire: FireRecord, session: SessionKey) -> UInt64? {
-    admit { state in
+    admit { state, waiting in
       guard !state.closed else { return .dropped }
       if state.pending.count >= capacity {
-        if let wait = makeWaiter(&state) { return wait }
+        if let wait = makeWaiter(&state, until: waiting) { return wait }
         state.dropped[session, default: 0] += 1
         let extend = !state.keptFireSinceDrop.contains(session)
         state.droppedFires[session, default: FireRanges()].insert(fire.id, extendingLast: extend)
@@ -85,7 +126,7 @@ final class EventBuffer: Sendable {
   func appendOutcome(_ outcome: OutcomeRecord, error: (any Error)?, session: SessionKey)
     -> UInt64?
   {
-    admit { state in
+    admit { state, waiting in
       guard !state.closed else { return .dropped }
       if !state.droppedFires.isEmpty,
         state.droppedFires[session]?.contains(outcome.fire) == true
@@ -94,7 +135,7 @@ final class EventBuffer: Sendable {
         return .dropped
       }
       if state.pending.count >= capacity {
-        if let wait = makeWaiter(&state) { return wait }
+        if let wait = makeWaiter(&state, until: waiting) { return wait }
         state.dropped[session, default: 0] += 1
         return .dropped
       }
@@ -110,7 +151,8 @@ final class EventBuffer: Sendable {
 
   /// Appends a fire's staged records in one locked step. When they do not fit, policy `drop`
   /// drops them all (counted; later outcomes of these fires are dropped too) and `block`
-  /// waits until they fit (or the buffer is empty, for a group larger than the buffer).
+  /// waits until they fit (or the buffer is empty, for a group larger than the buffer), up to
+  /// the wait timeout, past which they are dropped and counted.
   /// - Returns: The sequence number of the last record appended, or `nil` when none was.
   @discardableResult
   func appendStaged(
@@ -118,11 +160,11 @@ final class EventBuffer: Sendable {
     session: SessionKey
   ) -> UInt64? {
     let total = fires.count + outcomes.count
-    return admit { state in
+    return admit { state, waiting in
       guard !state.closed else { return .dropped }
       let count = state.pending.count
       if count > 0, count + total > capacity {
-        if let wait = makeWaiter(&state) { return wait }
+        if let wait = makeWaiter(&state, until: waiting) { return wait }
         state.dropped[session, default: 0] += total
         fires.forEach(from: 0, to: fires.count) { fire in
           let extend = !state.keptFireSinceDrop.contains(session)
@@ -160,21 +202,34 @@ final class EventBuffer: Sendable {
   }
 
   /// Runs `decide` under the lock until it admits or drops the event, waiting outside the lock
-  /// whenever it asks to wait for space.
-  private func admit(_ decide: (inout State) -> Admission) -> UInt64? {
+  /// whenever it asks to wait for space. `decide` gets the deadline of the wait (set by the
+  /// first one), or `nil` once it has passed: it must then not ask to wait again.
+  private func admit(_ decide: (inout State, _ waiting: DispatchTime?) -> Admission) -> UInt64? {
+    var deadline: DispatchTime?
+    var expired = false
     while true {
-      let admission = state.withLock { decide(&$0) }
+      let until = expired ? nil : (deadline ?? deadlineFromNow())
+      let admission = state.withLock { decide(&$0, until) }
       guard case .mustWait(let signal, _) = admission else { return settle(admission) }
       _ = settle(admission)
-      signal.wait()
+      deadline = until
+      if signal.wait(timeout: until ?? .now()) == .timedOut {
+        // Past the deadline: forget this waiter (so the writer no longer hurries for it) and
+        // decide once more, without waiting: the event fits now or is dropped, counted.
+        state.withLock { state in
+          state.spaceWaiters.removeAll { $0.signal === signal }
+        }
+        expired = true
+      }
     }
   }
 
-  /// Under policy `block`, a waiter for space (the caller waits outside the lock).
-  private func makeWaiter(_ state: inout State) -> Admission? {
-    guard whenFull == .block else { return nil }
+  /// Under policy `block` and before the deadline, a waiter for space (the caller waits
+  /// outside the lock); `nil` when the event must be dropped instead.
+  private func makeWaiter(_ state: inout State, until deadline: DispatchTime?) -> Admission? {
+    guard whenFull == .block, let deadline else { return nil }
     let signal = DispatchSemaphore(value: 0)
-    state.spaceWaiters.append(signal)
+    state.spaceWaiters.append(SpaceWaiter(deadline: deadline, signal: signal))
     let wakeWriter = !state.wakeSignalled
     state.wakeSignalled = true
     return .mustWait(signal, wakeWriter: wakeWriter)
@@ -223,32 +278,79 @@ final class EventBuffer: Sendable {
     if signal { wake.signal() }
   }
 
-  /// Blocks until the writer has finished every event up to `sequence`, or `timeout` passed.
+  /// Blocks until the writer has finished every event up to `sequence` (written or failed),
+  /// or until `deadline`.
   /// - Returns: Whether the events were finished in time.
   @discardableResult
-  func waitUntilFinished(_ sequence: UInt64, timeout: DispatchTime = .distantFuture) -> Bool {
+  func waitUntilFinished(_ sequence: UInt64, deadline: DispatchTime) -> Bool {
     let signal = state.withLock { state -> DispatchSemaphore? in
       guard state.finished < sequence, !state.closed else { return nil }
       let signal = DispatchSemaphore(value: 0)
-      state.commitWaiters.append((sequence, signal))
+      state.commitWaiters.append(
+        CommitWaiter(target: sequence, deadline: deadline, signal: signal))
       return signal
     }
     guard let signal else { return true }
     requestWrite()
-    return signal.wait(timeout: timeout) == .success
-  }
-
-  /// Suspends until the writer has finished every event up to `sequence`.
-  func finished(_ sequence: UInt64) async {
-    await withCheckedContinuation { continuation in
-      let resumeNow = state.withLock { state -> Bool in
-        guard state.finished < sequence, !state.closed else { return true }
-        state.asyncWaiters.append((sequence, continuation))
+    if signal.wait(timeout: deadline) == .success { return true }
+    // Timed out, unless the writer finished in the meantime (it then removed the waiter and
+    // signalled it: take that signal so the semaphore is balanced).
+    let stillWaiting = state.withLock { state -> Bool in
+      guard let index = state.commitWaiters.firstIndex(where: { $0.signal === signal }) else {
         return false
       }
-      if resumeNow { continuation.resume() } else { requestWrite() }
+      state.commitWaiters.remove(at: index)
+      return true
+    }
+    if !stillWaiting { signal.wait() }
+    return !stillWaiting
+  }
+
+  /// Suspends until the writer has finished every event up to `sequence` (written or failed),
+  /// or until `deadline`, whichever comes first.
+  /// - Returns: Whether the events were finished in time.
+  func finished(_ sequence: UInt64, deadline: DispatchTime) async -> Bool {
+    await withCheckedContinuation { continuation in
+      let waiter = state.withLock { state -> UInt64? in
+        guard state.finished < sequence, !state.closed else { return nil }
+        state.nextAsyncWaiter += 1
+        state.asyncWaiters.append(
+          AsyncWaiter(
+            id: state.nextAsyncWaiter, target: sequence, deadline: deadline,
+            continuation: continuation))
+        return state.nextAsyncWaiter
+      }
+      guard let waiter else { return continuation.resume(returning: true) }
+      requestWrite()
+      DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
+        self?.expireAsyncWaiter(waiter)
+      }
     }
   }
+
+  /// Resumes an async waiter whose deadline passed, unless the writer already did.
+  private func expireAsyncWaiter(_ id: UInt64) {
+    let expired = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+      guard let index = state.asyncWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+      return state.asyncWaiters.remove(at: index).continuation
+    }
+    expired?.resume(returning: false)
+  }
+
+  /// The earliest deadline of a call waiting for the writer to finish events, or `nil` when
+  /// none waits. The writer gives up a batch it cannot write before it. (A `block` append
+  /// waiting for room is not counted: past its deadline it drops its own event, which loses
+  /// less than giving a whole batch up.)
+  func earliestDeadline() -> DispatchTime? {
+    state.withLock { state in
+      let commits = state.commitWaiters.lazy.map(\.deadline).min()
+      let tasks = state.asyncWaiters.lazy.map(\.deadline).min()
+      return [commits, tasks].compactMap { $0 }.min()
+    }
+  }
+
+  /// How many batches the writer gave up because a deadline came before the lock was free.
+  var timedOutBatches: UInt64 { state.withLock { $0.timedOutBatches } }
 
   // MARK: Writer side
 
@@ -264,7 +366,7 @@ final class EventBuffer: Sendable {
       state -> (UInt64, Bool, [DispatchSemaphore]) in
       swap(&state.pending, &batch)
       state.wakeSignalled = false
-      let waiters = state.spaceWaiters
+      let waiters = state.spaceWaiters.map(\.signal)
       state.spaceWaiters.removeAll()
       return (state.accepted, state.closed, waiters)
     }
@@ -272,9 +374,11 @@ final class EventBuffer: Sendable {
     return (last, closed)
   }
 
-  /// Records that the writer finished every event up to `sequence`, releasing its waiters.
-  func markFinished(_ sequence: UInt64) {
+  /// Records that the writer finished every event up to `sequence`, releasing its waiters;
+  /// `timedOut` says the last batch was given up because a deadline came first.
+  func markFinished(_ sequence: UInt64, timedOut: Bool = false) {
     let (blocking, suspended) = state.withLock { state in
+      if timedOut { state.timedOutBatches += 1 }
       state.finished = max(state.finished, sequence)
       let finished = state.finished
       let blocking = state.commitWaiters.filter { $0.target <= finished }.map(\.signal)
@@ -284,7 +388,7 @@ final class EventBuffer: Sendable {
       return (blocking, suspended)
     }
     for signal in blocking { signal.signal() }
-    for continuation in suspended { continuation.resume() }
+    for continuation in suspended { continuation.resume(returning: true) }
   }
 
   /// Refuses new events and wakes the writer so it drains and stops.
@@ -298,7 +402,7 @@ final class EventBuffer: Sendable {
     let (blocking, suspended, space) = state.withLock { state in
       let result = (
         state.commitWaiters.map(\.signal), state.asyncWaiters.map(\.continuation),
-        state.spaceWaiters
+        state.spaceWaiters.map(\.signal)
       )
       state.commitWaiters.removeAll()
       state.asyncWaiters.removeAll()
@@ -306,6 +410,6 @@ final class EventBuffer: Sendable {
       return result
     }
     for signal in blocking + space { signal.signal() }
-    for continuation in suspended { continuation.resume() }
+    for continuation in suspended { continuation.resume(returning: true) }
   }
 }

@@ -1,4 +1,5 @@
 import SleeveCore
+import SleeveStore
 
 /// One buffered structural event (rare and often large, so boxed). Fires and outcomes, the
 /// hot events, have lanes of their own in ``Batch``.
@@ -82,21 +83,16 @@ struct OutcomeRecord: Sendable {
   }
 }
 
-/// A thrown error as text, truncated to ``ErrorText/maximumLength`` characters.
+/// A thrown error as text, both parts capped (``RecordedText``): the type at
+/// `RecordedText.Limit.name`, the message at `RecordedText.Limit.message` (4,096 UTF-8 bytes,
+/// marker included).
 struct ErrorText: Sendable {
-  /// Longer error messages are cut here, with a marker, so one runaway message cannot bloat
-  /// the database.
-  static let maximumLength = 4_096
-
   let type: String
   let message: String
 
   init(_ error: any Error) {
-    type = String(reflecting: Swift.type(of: error))
-    let full = String(describing: error)
-    message =
-      full.count > Self.maximumLength
-      ? String(full.prefix(Self.maximumLength)) + "… [truncated]" : full
+    type = RecordedText.capped(String(reflecting: Swift.type(of: error)), to: .name)
+    message = RecordedText.capped(String(describing: error), to: .message)
   }
 }
 

@@ -36,9 +36,13 @@ public final class DatabaseFlagProvider: FlagProvider {
     path: String, defaults: [String: FlagState] = [:], definitions: [FlagDefinition] = []
   ) throws {
     self.path = path
-    fallbackStates = defaults
+    fallbackStates = Dictionary(
+      defaults.map { (RecordedText.capped($0.key, to: .name), $0.value) },
+      uniquingKeysWith: { first, _ in first })
     var byKey: [String: FlagDefinition] = [:]
-    for definition in definitions { byKey[definition.key] = definition }
+    for definition in definitions {
+      byKey[RecordedText.capped(definition.key, to: .name)] = definition
+    }
     codeDefinitions = byKey
     try refresh()
   }
@@ -69,13 +73,16 @@ public final class DatabaseFlagProvider: FlagProvider {
   }
 
   /// The recorded state, else the default given at creation, else `nil` (served `off`).
+  /// Keys are matched as recorded, capped at `RecordedText.Limit.name`.
   public func state(of key: String) -> FlagState? {
-    snapshot.withLock { $0.states[key] } ?? fallbackStates[key]
+    let recorded = RecordedText.capped(key, to: .name)
+    return snapshot.withLock { $0.states[recorded] } ?? fallbackStates[recorded]
   }
 
   /// The definition from code, else the one last recorded in the file.
   public func definition(of key: String) -> FlagDefinition? {
-    snapshot.withLock { $0.definitions[key] }
+    let recorded = RecordedText.capped(key, to: .name)
+    return snapshot.withLock { $0.definitions[recorded] }
   }
 
   /// Every flag with a state or a definition, by key.

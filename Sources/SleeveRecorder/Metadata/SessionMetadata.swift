@@ -25,7 +25,11 @@ public struct SessionMetadata: Sendable, Equatable {
   /// The named environment variables that are set, with their values.
   public let environment: [String: String]
 
-  /// Gathers metadata for a new session.
+  /// Gathers metadata for a new session, every text capped as it will be recorded
+  /// (``RecordedText``): names, tags, host, OS and environment variable names at
+  /// `RecordedText.Limit.name` (1,024 UTF-8 bytes), environment values at
+  /// `RecordedText.Limit.message` (4,096 bytes); at most `RecordedText.maximumTags` tags and
+  /// `RecordedText.maximumEnvironmentVariables` variables (64 each), the first ones given.
   ///
   /// - Parameters:
   ///   - name: The session's name.
@@ -33,18 +37,22 @@ public struct SessionMetadata: Sendable, Equatable {
   ///   - environmentNames: The environment variables to record; unset ones are left out.
   public init(name: String, tags: [String], environmentNames: [String]) {
     let process = ProcessInfo.processInfo
-    self.name = name
-    self.tags = tags
+    self.name = RecordedText.capped(name, to: .name)
+    self.tags = tags.prefix(RecordedText.maximumTags).map { RecordedText.capped($0, to: .name) }
     self.uuid = UUID().uuidString.lowercased()
-    self.host = SessionLiveness.localHostName()
+    self.host = RecordedText.capped(SessionLiveness.localHostName(), to: .name)
     self.pid = process.processIdentifier
-    self.os = Self.operatingSystem()
+    self.os = RecordedText.capped(Self.operatingSystem(), to: .name)
     self.runtime = Self.swiftRuntime
     self.sleeveVersion = Sleeve.version
-    self.sqliteVersion = Connection.libraryVersion
+    self.sqliteVersion = RecordedText.capped(Connection.libraryVersion, to: .name)
     var environment: [String: String] = [:]
-    for name in environmentNames {
-      if let value = process.environment[name] { environment[name] = value }
+    let variables = process.environment
+    for name in environmentNames.prefix(RecordedText.maximumEnvironmentVariables) {
+      if let value = variables[name] {
+        environment[RecordedText.capped(name, to: .name)] = RecordedText.capped(
+          value, to: .message)
+      }
     }
     self.environment = environment
   }

@@ -33,6 +33,8 @@ public final class RecordingSession: DispatchObserver {
   private let key: SessionKey
   private let buffer: EventBuffer
   private let hasEnded = Atomic(false)
+  /// Whether the session's end was committed.
+  private let endWritten = Atomic(false)
   private let stage = FireStage()
 
   init(
@@ -99,24 +101,47 @@ public final class RecordingSession: DispatchObserver {
   /// Events dropped because the buffer was full (policy `drop`), exact.
   public var droppedEvents: Int { buffer.droppedCount(for: key) }
 
-  /// Where the session stands.
+  /// Where the session stands, with its accounting: while recording, the failed writes so
+  /// far; once ended, the final count of dropped and failed events (they stay readable).
   public var status: SessionStatus {
-    if hasEnded.load(ordering: .acquiring) { return .ended }
-    return recorder.writer.failure(of: key).map {
+    let failure = recorder.writer.failure(of: key)
+    if endWritten.load(ordering: .acquiring) {
+      let dropped = droppedEvents
+      guard failure != nil || dropped > 0 else { return .ended }
+      return .endedWithLosses(
+        droppedEvents: dropped, failedEvents: failure?.failedEvents ?? 0,
+        lastError: failure?.lastError)
+    }
+    return failure.map {
       .failedWrites(failedEvents: $0.failedEvents, lastError: $0.lastError)
     } ?? .recording
   }
 
-  /// Waits until every event recorded so far is written (or has failed, see ``status``).
-  public func flush() async {
-    await buffer.finished(buffer.lastAccepted)
+  /// Waits until every event recorded so far is written (or has failed, see ``status``), up
+  /// to `RecorderOptions.waitTimeout`.
+  ///
+  /// - Throws: `RecorderError.timedOut` when the wait timeout passed first: the writer gave
+  ///   events up (counted as failed in ``status``), or is still busy with them (they are
+  ///   written later or counted as failed). Other write failures do not throw: they are in
+  ///   ``status``.
+  public func flush() async throws {
+    let timedOutBefore = buffer.timedOutBatches
+    let finished = await buffer.finished(
+      buffer.lastAccepted, deadline: buffer.deadlineFromNow())
+    guard finished, buffer.timedOutBatches == timedOutBefore else {
+      throw RecorderError.timedOut(
+        operation: "write the buffered events", path: recorder.path,
+        limit: recorder.options.waitTimeout,
+        cause: finished ? recorder.writer.lastTimeoutError : nil)
+    }
   }
 
-  /// Writes everything recorded so far and marks the session ended. Events after `end()` are
-  /// not recorded. Calling it again does nothing.
+  /// Writes everything recorded so far and marks the session ended, within
+  /// `RecorderOptions.waitTimeout`. Events after `end()` are not recorded. Calling it again
+  /// does nothing.
   ///
-  /// - Throws: `RecorderError` when the end could not be written (the session then reads as
-  ///   unterminated).
+  /// - Throws: `RecorderError` when the end could not be written in time (`.timedOut`) or at
+  ///   all; the session then reads as unterminated in the file.
   public func end() async throws {
     guard !hasEnded.exchange(true, ordering: .acquiringAndReleasing) else { return }
     guard
@@ -124,8 +149,13 @@ public final class RecordingSession: DispatchObserver {
         PendingEvent(
           session: key, event: .sessionEnded(endedUnixNanoseconds: WallClock.unixNanoseconds())))
     else { throw RecorderError.closed(path: recorder.path) }
-    await buffer.finished(sequence)
+    guard await buffer.finished(sequence, deadline: buffer.deadlineFromNow()) else {
+      throw RecorderError.timedOut(
+        operation: "end the session", path: recorder.path,
+        limit: recorder.options.waitTimeout, cause: nil)
+    }
     if let failure = recorder.writer.endFailure(of: key) { throw failure }
+    endWritten.store(true, ordering: .releasing)
   }
 
   // MARK: DispatchObserver
@@ -162,11 +192,13 @@ public final class RecordingSession: DispatchObserver {
     let sequence = buffer.appendOutcome(
       OutcomeRecord(outcome), error: outcome.error, session: key)
     if durability == .strict, let sequence {
-      buffer.waitUntilFinished(sequence)
+      // Past the wait timeout the fire returns uncommitted; the writer counts its events.
+      buffer.waitUntilFinished(sequence, deadline: buffer.deadlineFromNow())
     }
   }
 
-  /// Hands the staged records to the buffer; in strict mode, waits until they are committed.
+  /// Hands the staged records to the buffer; in strict mode, waits until they are committed
+  /// (or given up and counted as failed), at most `RecorderOptions.waitTimeout`.
   public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
     stage.openFires = max(stage.openFires - 1, 0)
     guard !stage.isEmpty else { return }
@@ -174,7 +206,7 @@ public final class RecordingSession: DispatchObserver {
       fires: stage.fires, outcomes: stage.outcomes, errors: stage.errors, session: key)
     stage.removeAll()
     if durability == .strict, let sequence {
-      buffer.waitUntilFinished(sequence)
+      buffer.waitUntilFinished(sequence, deadline: buffer.deadlineFromNow())
     }
   }
 

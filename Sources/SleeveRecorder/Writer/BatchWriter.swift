@@ -7,8 +7,23 @@ import SleeveStore
 /// events are counted as failed on their sessions, and the fires and registrations it held
 /// are remembered as lost so later outcomes that point at them are counted, not written.
 final class BatchWriter {
-  let connection: Connection
-  private let statements: Statements
+  /// The connection and its statements, released together (closing the file) by
+  /// ``abandonFile()``.
+  private final class OpenFile {
+    let connection: Connection
+    let statements: Statements
+    init(_ connection: Connection) throws {
+      self.connection = connection
+      statements = try Statements(connection)
+    }
+  }
+
+  /// The open file; `nil` once abandoned. Every entry point that writes (``write(_:dropped:)``,
+  /// ``giveUp(_:error:dropped:)``, ``heartbeat(dropped:)``) returns first when it is `nil`, so
+  /// the accessors below are only reached while it is open.
+  private var file: OpenFile?
+  private var connection: Connection { file!.connection }
+  private var statements: Statements { file!.statements }
   private(set) var sessions: [SessionKey: WriterSession] = [:]
   private var lastHeartbeat: Int64 = 0
   /// Every control described so far (a handful per app), so a control row lost with a failed
@@ -18,8 +33,20 @@ final class BatchWriter {
   private var registrationDescriptions: [UInt64: RegistrationInfo] = [:]
 
   init(connection: Connection) throws {
-    self.connection = connection
-    self.statements = try Statements(connection)
+    file = try OpenFile(connection)
+  }
+
+  /// Whether the file was abandoned (replaced under the recorder).
+  var isAbandoned: Bool { file == nil }
+
+  /// Lets go of a file that was replaced at its path: empties this connection's own WAL
+  /// through its handle (``Connection/releaseReplacedFile()``), then closes the connection
+  /// at once, so nothing of it can reach what now lives at the path. Later batches are only
+  /// counted (``fail(_:error:)``).
+  func abandonFile() {
+    guard let file else { return }
+    file.connection.releaseReplacedFile()
+    self.file = nil
   }
 
   func rowID(of key: SessionKey) -> Int64 { sessions[key]?.rowID ?? 0 }
@@ -29,6 +56,7 @@ final class BatchWriter {
   ///   the caller retries it or gives it up with ``giveUp(_:error:dropped:)``).
   func write(_ batch: Batch, dropped: (SessionKey) -> Int) -> SQLiteError? {
     rememberControls(in: batch)
+    guard file != nil else { return Writer.replacedError }
     var staged = sessions
     var newControls: [SessionKey: Set<UInt64>] = [:]
     do {
@@ -57,8 +85,11 @@ final class BatchWriter {
 
   /// Gives a batch up after `error`: its events are counted as failed on their sessions, the
   /// rows it held are remembered as lost, and the sessions' counters are written if possible.
+  /// The counters are not written when the error is a lock held by another process: that
+  /// write would wait out the busy timeout again; the next batch writes them.
   func giveUp(_ batch: Batch, error: SQLiteError, dropped: (SessionKey) -> Int) {
     recordLoss(of: batch, error: error)
+    guard file != nil, !Writer.isTransient(error) else { return }
     try? connection.transaction {
       var current = sessions
       try persistProgress(of: &current, dropped: dropped, force: true)
@@ -84,15 +115,14 @@ final class BatchWriter {
   /// Counts `batch` as failed without writing it (the file is no longer the one opened).
   func fail(_ batch: Batch, error: SQLiteError) -> SQLiteError {
     rememberControls(in: batch)
-    recordLoss(of: batch, error: error)
-    return error
+    return recordLoss(of: batch, error: error)
   }
 
   /// Refreshes heartbeats of idle sessions about once a second.
   func heartbeat(dropped: (SessionKey) -> Int) {
-    guard WallClock.unixNanoseconds() - lastHeartbeat > 1_000_000_000, !sessions.isEmpty else {
-      return
-    }
+    guard file != nil, WallClock.unixNanoseconds() - lastHeartbeat > 1_000_000_000,
+      !sessions.isEmpty
+    else { return }
     _ = write(Batch(), dropped: dropped)
   }
 
@@ -225,8 +255,8 @@ final class BatchWriter {
     let statement = statements.insertControl
     try statement.bind(session.rowID(number), at: 1)
     try statement.bind(session.rowID, at: 2)
-    try statement.bind(control.name, at: 3)
-    try statement.bind(control.kind, at: 4)
+    try statement.bind(RecordedText.capped(control.name, to: .name), at: 3)
+    try statement.bind(RecordedText.capped(control.kind, to: .name), at: 4)
     try statement.run()
     newControls[key, default: []].insert(number)
   }
@@ -247,12 +277,12 @@ final class BatchWriter {
     try statement.bind(session.rowID(info.control.id.rawValue), at: 3)
     try statement.bind(Int64(info.events.rawValue), at: 4)
     try statement.bind(info.kind.rawValue, at: 5)
-    try statement.bind(info.handler, at: 6)
-    try statement.bind(info.identifier, at: 7)
-    try statement.bind(info.flagKey, at: 8)
+    try statement.bind(RecordedText.capped(info.handler, to: .name), at: 6)
+    try statement.bind(info.identifier.map { RecordedText.capped($0, to: .name) }, at: 7)
+    try statement.bind(info.flagKey.map { RecordedText.capped($0, to: .name) }, at: 8)
     try statement.bind(Int64(info.isAsync ? 1 : 0), at: 9)
-    try statement.bind(info.anchorType, at: 10)
-    try statement.bind(info.site, at: 11)
+    try statement.bind(info.anchorType.map { RecordedText.capped($0, to: .name) }, at: 10)
+    try statement.bind(RecordedText.capped(info.site, to: .name), at: 11)
     try statement.bind(session.sinceStart(info.atNanoseconds), at: 12)
     try statement.run()
   }
@@ -293,8 +323,8 @@ final class BatchWriter {
     let statement = statements.upsertFlag
     let thresholds = definition.thresholds
     try statement.bind(session.rowID, at: 1)
-    try statement.bind(definition.key, at: 2)
-    try statement.bind(definition.owner, at: 3)
+    try statement.bind(RecordedText.capped(definition.key, to: .name), at: 2)
+    try statement.bind(RecordedText.capped(definition.owner, to: .name), at: 3)
     try statement.bind(thresholds.maxErrorRate, at: 4)
     try statement.bind(thresholds.maxP99.map(MonotonicClock.nanoseconds(in:)), at: 5)
     try statement.bind(Int64(thresholds.minSamples), at: 6)
@@ -306,10 +336,10 @@ final class BatchWriter {
     let reason: String? =
       if case .rolledBack(let reason) = change.state { reason } else { nil }
     try statement.bind(session.rowID, at: 1)
-    try statement.bind(change.key, at: 2)
+    try statement.bind(RecordedText.capped(change.key, to: .name), at: 2)
     try statement.bind(change.state.name, at: 3)
-    try statement.bind(reason, at: 4)
-    try statement.bind(change.actor, at: 5)
+    try statement.bind(reason.map { RecordedText.capped($0, to: .message) }, at: 4)
+    try statement.bind(change.actor.map { RecordedText.capped($0, to: .name) }, at: 5)
     try statement.bind(session.startedUnixNanoseconds(at: change.atNanoseconds), at: 6)
     try statement.bind(session.sinceStart(change.atNanoseconds), at: 7)
     try statement.run()
@@ -337,7 +367,8 @@ final class BatchWriter {
     lastHeartbeat = now
   }
 
-  private func recordLoss(of batch: Batch, error: SQLiteError) {
+  @discardableResult
+  private func recordLoss(of batch: Batch, error: SQLiteError) -> SQLiteError {
     var touched: Set<SessionKey> = []
     for pending in batch.structural {
       if case .registered(let box) = pending.event {
@@ -359,7 +390,8 @@ final class BatchWriter {
     }
     for key in touched {
       sessions[key]?.writeErrors += 1
-      sessions[key]?.lastError = error.description
+      sessions[key]?.lastError = RecordedText.capped(error.description, to: .message)
     }
+    return error
   }
 }

@@ -7,8 +7,10 @@ import SleeveCore
   import Darwin
 #endif
 
-/// Flushes every live recorder when the process exits normally (`exit`, return from `main`),
-/// so a batched session loses nothing on a clean exit even without `end()`. A kill cannot be
+/// Closes every live recorder when the process exits normally (`exit`, return from `main`, a
+/// script's end), so a recorder that was never released still writes everything buffered,
+/// closes its connection (which checkpoints the file and removes its `-wal`) and leaves one
+/// whole database file. Each recorder gets its `waitTimeout` to finish. A kill cannot be
 /// caught; the loss window then is the flush interval.
 enum ExitFlush {
   private static let writers = Locked<[ObjectIdentifier: Writer]>([:])
@@ -19,7 +21,7 @@ enum ExitFlush {
       defer { installed = true }
       return !installed
     }
-    if install { atexit { ExitFlush.flushAll() } }
+    if install { atexit { ExitFlush.closeAll() } }
     writers.withLock { $0[ObjectIdentifier(writer)] = writer }
   }
 
@@ -27,12 +29,12 @@ enum ExitFlush {
     writers.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(writer)) }
   }
 
-  /// Waits, up to two seconds per recorder, for everything buffered to be written.
-  static func flushAll() {
-    let live = writers.withLock { Array($0.values) }
-    for writer in live {
-      writer.buffer.waitUntilFinished(
-        writer.buffer.lastAccepted, timeout: .now() + .seconds(2))
+  /// Closes every live writer, each waited for up to its wait timeout.
+  static func closeAll() {
+    let live = writers.withLock { writers in
+      defer { writers.removeAll() }
+      return Array(writers.values)
     }
+    for writer in live { writer.close(timeout: writer.waitTimeout) }
   }
 }

@@ -16,6 +16,8 @@ import SleeveStore
 final class Writer: Sendable {
   let buffer: EventBuffer
   let path: String
+  /// How long anything waits for this writer (`RecorderOptions.waitTimeout`).
+  var waitTimeout: Duration { options.waitTimeout }
   private let options: RecorderOptions
   private let started = DispatchSemaphore(value: 0)
   private let stopped = DispatchSemaphore(value: 0)
@@ -27,7 +29,11 @@ final class Writer: Sendable {
     var failures: [SessionKey: RecorderError] = [:]
     var writeFailures: [SessionKey: WriteFailure] = [:]
     var endFailures: [SessionKey: RecorderError] = [:]
+    var lastTimeoutError: SQLiteError?
   }
+
+  /// The error of the last batch given up because a deadline came first.
+  var lastTimeoutError: SQLiteError? { results.withLock { $0.lastTimeoutError } }
 
   /// A session's failed writes so far.
   struct WriteFailure: Sendable {
@@ -52,7 +58,7 @@ final class Writer: Sendable {
     self.options = options
     self.buffer = EventBuffer(
       capacity: options.bufferCapacity, flushCount: options.flushCount,
-      whenFull: options.whenFull)
+      whenFull: options.whenFull, waitTimeout: options.waitTimeout)
     let thread = Thread { [self] in run() }
     thread.name = "sleeve.writer"
     thread.start()
@@ -68,10 +74,17 @@ final class Writer: Sendable {
     }
   }
 
-  /// Stops accepting events, lets the writer drain what it has, and waits for it to stop.
-  func close() {
+  /// Stops accepting events, lets the writer drain what it has (closing the connection, which
+  /// checkpoints the file), and waits for it to stop, up to `timeout`.
+  /// - Returns: Whether the writer stopped in time (it goes on in the background otherwise).
+  @discardableResult
+  func close(timeout: Duration) -> Bool {
     buffer.close()
-    stopped.wait()
+    guard stopped.wait(timeout: .now() + timeout.dispatchInterval) == .success else {
+      return false
+    }
+    stopped.signal()  // Stays signalled: a later close returns at once.
+    return true
   }
 
   private func run() {
@@ -91,7 +104,7 @@ final class Writer: Sendable {
     FileIdentity.createIfMissing(path, mode: mode_t(options.fileMode))
     do {
       let connection = try SleeveDatabase.openForWriting(
-        path: path, busyTimeout: options.busyTimeout)
+        path: path, busyTimeout: options.effectiveBusyTimeout)
       for pragma in options.pragmas { try connection.execute("PRAGMA " + pragma) }
       return try BatchWriter(connection: connection)
     } catch let error as StoreError {
@@ -111,49 +124,76 @@ final class Writer: Sendable {
     let identity = FileIdentity(path: path)
     while true {
       let (last, closed) = buffer.takeBatch(into: &batch, waitingUpTo: options.flushInterval)
-      let replaced = FileIdentity(path: path) != identity
+      // A file deleted or replaced under the recorder is let go at once, and for good:
+      // writing on would lose the events silently (deleted) or reach the new file's -wal.
+      if !batchWriter.isAbandoned, FileIdentity(path: path) != identity {
+        batchWriter.abandonFile()
+      }
+      var timedOut = false
       if batch.isEmpty {
-        if !replaced { batchWriter.heartbeat(dropped: buffer.droppedCount(for:)) }
+        batchWriter.heartbeat(dropped: buffer.droppedCount(for:))
       } else {
-        // Writing into a file that was deleted or replaced under us would lose the events
-        // silently: count them as failed instead, and say so.
-        let failure =
-          replaced
-          ? batchWriter.fail(batch, error: Self.replacedError)
-          : write(batch, with: batchWriter, closing: closed)
+        // Once the file is abandoned, events are counted as failed, and the error says why.
+        let failure: Failure?
+        if batchWriter.isAbandoned {
+          failure = Failure(error: batchWriter.fail(batch, error: Self.replacedError))
+        } else {
+          failure = write(batch, with: batchWriter, closing: closed)
+        }
+        timedOut = failure?.timedOut ?? false
+        if timedOut, let failure { results.withLock { $0.lastTimeoutError = failure.error } }
         publishSessionStarts(in: batch, failure: failure, writer: batchWriter)
         publishFailures(in: batch, failure: failure, writer: batchWriter)
         if let failure {
-          options.onWriteError?(.writeFailed(failure, path: path, lostEvents: batch.count))
+          options.onWriteError?(
+            .writeFailed(failure.error, path: path, lostEvents: batch.count))
         }
         batch.removeAll()
       }
-      buffer.markFinished(last)
+      buffer.markFinished(last, timedOut: timedOut)
       if closed && buffer.lastAccepted == last { return }
     }
   }
 
-  /// Writes a batch; a lock held by another process (busy, locked) is transient, so the batch
-  /// is retried (each attempt waits out the busy timeout) rather than lost, and each wait is
-  /// reported. Once the recorder is closing, three more attempts are made before giving up.
-  /// Any other failure gives the batch up at once, counted.
-  private func write(_ batch: Batch, with batchWriter: BatchWriter, closing: Bool) -> SQLiteError? {
-    var attempts = 0
-    var failure = batchWriter.write(batch, dropped: buffer.droppedCount(for:))
-    while let error = failure, Self.isTransient(error),
-      !(closing || buffer.isClosed) || attempts < 3
-    {
-      attempts += 1
-      options.onWriteError?(.writeRetrying(error, path: path, attempt: attempts))
-      failure = batchWriter.write(batch, dropped: buffer.droppedCount(for:))
-    }
-    if let failure {
-      batchWriter.giveUp(batch, error: failure, dropped: buffer.droppedCount(for:))
-    }
-    return failure
+  /// Why a batch was given up: the last attempt's error, and whether it was given up because
+  /// a deadline came before another process let go of the lock.
+  struct Failure {
+    let error: SQLiteError
+    var timedOut = false
   }
 
-  private static func isTransient(_ error: SQLiteError) -> Bool {
+  /// Writes a batch; a lock held by another process (busy, locked) is transient, so the batch
+  /// is tried again (each attempt waits up to the busy timeout), each wait reported, until
+  /// the next attempt could end past the deadline: ``RecorderOptions/retryTimeout`` from the
+  /// first attempt, or sooner when a call waiting on the writer would time out sooner. Once
+  /// the recorder is closing, at most three more attempts. Any other failure gives the batch
+  /// up at once. A batch given up is counted as failed on its sessions.
+  private func write(_ batch: Batch, with batchWriter: BatchWriter, closing: Bool) -> Failure? {
+    let ownDeadline =
+      DispatchTime.now() + max(options.retryTimeout, options.waitTimeout).dispatchInterval
+    let attempt = options.effectiveBusyTimeout
+    // Room for the give-up itself after the last attempt, so a waiter hears it in time.
+    let margin = max(attempt / 4, .milliseconds(10))
+    var attempts = 0
+    var error = batchWriter.write(batch, dropped: buffer.droppedCount(for:))
+    var timedOut = false
+    while let failure = error, Self.isTransient(failure) {
+      if (closing || buffer.isClosed) && attempts >= 3 { break }
+      let deadline = min(ownDeadline, buffer.earliestDeadline() ?? ownDeadline)
+      if DispatchTime.now() + (attempt + margin).dispatchInterval > deadline {
+        timedOut = true
+        break
+      }
+      attempts += 1
+      options.onWriteError?(.writeRetrying(failure, path: path, attempt: attempts))
+      error = batchWriter.write(batch, dropped: buffer.droppedCount(for:))
+    }
+    guard let error else { return nil }
+    batchWriter.giveUp(batch, error: error, dropped: buffer.droppedCount(for:))
+    return Failure(error: error, timedOut: timedOut)
+  }
+
+  static func isTransient(_ error: SQLiteError) -> Bool {
     error.primaryCode == SQLiteError.busy || error.primaryCode == SQLiteError.locked
   }
 
@@ -162,8 +202,16 @@ final class Writer: Sendable {
     message: "the database file was deleted or replaced while recording; events are not "
       + "written (start a new Recorder to record into the new file)")
 
+  /// What a call waiting on a batch given up by `failure` is told.
+  private func callerError(_ failure: Failure, operation: String) -> RecorderError {
+    failure.timedOut
+      ? .timedOut(
+        operation: operation, path: path, limit: options.waitTimeout, cause: failure.error)
+      : .sqlite(failure.error, path: path)
+  }
+
   private func publishFailures(
-    in batch: Batch, failure: SQLiteError?, writer: BatchWriter
+    in batch: Batch, failure: Failure?, writer: BatchWriter
   ) {
     guard let failure else { return }
     let ends = batch.structural.compactMap { pending -> SessionKey? in
@@ -172,14 +220,17 @@ final class Writer: Sendable {
     results.withLock { results in
       for (key, session) in writer.sessions where session.failedEvents > 0 {
         results.writeFailures[key] = WriteFailure(
-          failedEvents: session.failedEvents, lastError: session.lastError ?? "\(failure)")
+          failedEvents: session.failedEvents,
+          lastError: session.lastError ?? "\(failure.error)")
       }
-      for key in ends { results.endFailures[key] = .sqlite(failure, path: path) }
+      for key in ends {
+        results.endFailures[key] = callerError(failure, operation: "end the session")
+      }
     }
   }
 
   private func publishSessionStarts(
-    in batch: Batch, failure: SQLiteError?, writer: BatchWriter
+    in batch: Batch, failure: Failure?, writer: BatchWriter
   ) {
     let starts = batch.structural.compactMap { pending -> SessionKey? in
       if case .sessionStarted = pending.event { pending.session } else { nil }
@@ -188,7 +239,7 @@ final class Writer: Sendable {
     results.withLock { results in
       for key in starts {
         if let failure {
-          results.failures[key] = .sqlite(failure, path: path)
+          results.failures[key] = callerError(failure, operation: "start a session")
         } else {
           results.rowIDs[key] = writer.rowID(of: key)
         }
