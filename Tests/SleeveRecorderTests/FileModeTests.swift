@@ -11,23 +11,34 @@ struct FileModeTests {
   }
 
   @Test(
-    "a path that is a dangling symlink is followed: its target and the WAL files are created 0600",
+    "a link to a missing file is refused, and nothing is created where it points",
     arguments: ["missing.sqlite", "sub/../missing.sqlite"])
-  func danglingSymlinkTargetIsOwnerOnly(target: String) async throws {
+  func danglingSymlinkIsRefused(target: String) async throws {
     let directory = TemporaryDirectory()
     try FileManager.default.createDirectory(
       atPath: directory.path("sub"), withIntermediateDirectories: true)
     let link = directory.path("rec.sqlite")
     #expect(symlink(target, link) == 0)
+    let error = try #require(throws: RecorderError.self) { try Recorder(path: link) }
+    #expect(error.description.contains("symbolic link to a file that does not exist"))
+    #expect(!FileManager.default.fileExists(atPath: directory.path("missing.sqlite")))
+  }
+
+  @Test("a link to an existing database is followed: the recorder writes into its target, 0600")
+  func linkToExistingDatabaseIsFollowed() async throws {
+    let directory = TemporaryDirectory()
+    let target = directory.path("real.sqlite")
+    _ = try Recorder(path: target)
+    let link = directory.path("rec.sqlite")
+    #expect(symlink("real.sqlite", link) == 0)
     let recorder = try Recorder(path: link)
     let session = try recorder.startSession(name: "linked")
-    try await session.flush()
-    let created = directory.path("missing.sqlite")
-    for file in [created, created + "-wal", created + "-shm"] {
+    try await session.end()
+    for file in [target, target + "-wal", target + "-shm"]
+    where FileManager.default.fileExists(atPath: file) {
       let found = try mode(file)
       #expect(found == 0o600, "\(file) has mode \(String(found, radix: 8))")
     }
-    try await session.end()
     let attributes = try FileManager.default.attributesOfItem(atPath: link)
     #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
   }

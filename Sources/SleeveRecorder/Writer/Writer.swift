@@ -101,8 +101,8 @@ final class Writer: Sendable {
   }
 
   private func openBatchWriter() -> BatchWriter? {
-    FileIdentity.createIfMissing(path, mode: mode_t(options.fileMode))
     do {
+      try DatabaseFile.prepareForWriting(path, mode: options.fileMode)
       let connection = try SleeveDatabase.openForWriting(
         path: path, busyTimeout: options.effectiveBusyTimeout)
       for pragma in options.pragmas { try connection.execute("PRAGMA " + pragma) }
