@@ -38,9 +38,11 @@ struct CommandContext {
     }
   }
 
-  /// Writes a report in the chosen format to standard output.
-  func print(table: Table, json: JSONValue, header: String? = nil) {
-    console.out(format.render(table: table, json: json, header: header, console: console))
+  /// Writes a report in the chosen format to standard output; `header` and then `notes` are
+  /// lines above the table (each escaped for the format).
+  func print(table: Table, json: JSONValue, header: String? = nil, notes: [String] = []) {
+    let lines = (header.map { [$0] } ?? []) + notes
+    console.out(format.render(table: table, json: json, header: lines, console: console))
   }
 }
 
