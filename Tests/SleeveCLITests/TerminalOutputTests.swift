@@ -86,3 +86,25 @@ struct TerminalOutputTests {
     #expect(!Self.holdsControls(usage.error))
   }
 }
+
+@Suite("Terminal notes")
+struct TerminalNoteTests {
+  @Test("export's closing note and a flag change's confirmation escape names and arguments")
+  func notesAreEscaped() async throws {
+    let fixture = try HostileNames.database()
+    let directory = TemporaryDirectory()
+    let export = await CLIRunner.run([
+      "export", "--db", fixture.path, "--out", directory.path("out.ndjson"),
+    ])
+    #expect(export.exit == 0, "\(export.error)")
+    #expect(export.error.contains(#"'s\e]0;PWNED\a\e[2J'"#), "\(export.error)")
+    #expect(export.error.split(separator: "\n").count == 1)
+    let rollback = await CLIRunner.run([
+      "rollback", "k\u{1B}[2J\u{202E}", "--db", fixture.path, "--create", "--reason", "r\u{07}",
+    ])
+    #expect(rollback.exit == 0, "\(rollback.error)")
+    let confirmation = #"Flag 'k\e[2J\u{202E}' is now rolledBack (r\a)"#
+    #expect(rollback.out.contains(confirmation), "\(rollback.out)")
+    #expect(rollback.out.split(separator: "\n").count == 1)
+  }
+}
