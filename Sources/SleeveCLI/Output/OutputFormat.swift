@@ -9,8 +9,9 @@ enum OutputFormat: String, CaseIterable, Sendable {
   /// A Markdown table, for PR comments and CI summaries.
   case markdown
 
-  /// Renders a report given as a table and as JSON, with `header` lines above the table and
-  /// Markdown (each line escaped for the format, so a recorded name in one stays on its line).
+  /// Renders a report given as a table and as JSON. The `header` lines go above the aligned
+  /// and the Markdown table (not into JSON or CSV), each escaped for the format, so a recorded
+  /// name in one stays on its line.
   func render(table: Table, json: JSONValue, header: [String], console: Console) -> String {
     let lines = header.map { escapedLine($0) + "\n" }.joined()
     let heading = lines.isEmpty ? "" : lines + "\n"
