@@ -69,7 +69,7 @@ public enum SleeveCLI {
     } catch let error as UsageError {
       let command = error.command ?? commandName
       let spec = specs.first { $0.name == command }
-      console.error("Error: \(error.message)\n")
+      console.error("Error: \(TerminalText.escaped(error.message))\n")
       console.error(
         "Usage: \(spec?.usage ?? "sleeve [--db <path>] [--format <format>] <subcommand>")\n")
       console.error(
@@ -77,7 +77,7 @@ public enum SleeveCLI {
       return .usage
     } catch {
       let (code, message) = describe(error)
-      console.error("Error: \(message)\n")
+      console.error("Error: \(TerminalText.escaped(message))\n")
       return code
     }
   }

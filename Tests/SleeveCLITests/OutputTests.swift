@@ -38,7 +38,7 @@ struct OutputTests {
     )
     #expect(csv.contains("\ncharge,15,13,2,0.13333333333333333,"))
     #expect(
-      markdown.contains("| charge | 15 | 13 | 2 | 13.33% | [3.74%, 37.88%] | 0 | 0 | 0 | 0 |"))
+      markdown.contains(#"| charge | 15 | 13 | 2 | 13.33% | \[3.74%, 37.88%\] | 0 | 0 | 0 | 0 |"#))
     #expect(!table.contains("\u{1B}["))
   }
 

@@ -81,7 +81,7 @@ enum CheckCommand: Command {
         FlagLedger.Change(
           key: verdict.flag, state: "rolledBack", reason: "sleeve check: " + reason,
           actor: "sleeve check --apply"))
-      context.console.error("Rolled back '\(verdict.flag)': \(reason)\n")
+      context.console.error(TerminalText.escaped("Rolled back '\(verdict.flag)': \(reason)") + "\n")
     }
   }
 }

@@ -44,7 +44,7 @@ struct CommandContext {
     let database = try QueryDatabase(path: databasePath)
     if database.isImmutableSnapshot {
       var note =
-        "Note: '\(databasePath)' cannot be locked here (read-only); reading it as an immutable "
+        "Note: '\(TerminalText.escaped(databasePath))' cannot be locked here (read-only); reading it as an immutable "
         + "snapshot"
       if let size = database.unappliedLogBytes {
         note +=
@@ -56,9 +56,11 @@ struct CommandContext {
     return database
   }
 
-  /// Writes a report in the chosen format to standard output.
-  func print(table: Table, json: JSONValue, header: String? = nil) {
-    console.out(format.render(table: table, json: json, header: header, console: console))
+  /// Writes a report in the chosen format to standard output; `header` and then `notes` are
+  /// lines above the table (each escaped for the format).
+  func print(table: Table, json: JSONValue, header: String? = nil, notes: [String] = []) {
+    let lines = (header.map { [$0] } ?? []) + notes
+    console.out(format.render(table: table, json: json, header: lines, console: console))
   }
 }
 

@@ -27,11 +27,12 @@ enum DemoCommand: Command {
         if done == total { console.error("\n") }
       }
     }.run(path: context.databasePath)
-    let db = context.databasePath == "sleeve.sqlite" ? "" : " --db \(context.databasePath)"
+    let shownPath = TerminalText.escaped(context.databasePath)
+    let db = context.databasePath == "sleeve.sqlite" ? "" : " --db \(shownPath)"
     console.out(
       """
       Recorded session \(summary.sessionID) '\(summary.sessionName)': \(summary.interactions) \
-      interactions on a checkout screen into \(context.databasePath).
+      interactions on a checkout screen into \(shownPath).
 
       Try next:
         sleeve sessions\(db)

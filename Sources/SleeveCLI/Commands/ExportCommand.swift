@@ -69,8 +69,9 @@ enum ExportCommand: Command {
     try sink.finish()
     if let path = sink.path {
       context.console.error(
-        "Exported \(outcomes) handler invocations in \(fires) fires from "
-          + "\(SharedOptions.sessionsLine(sessions).lowercasedFirst) to \(path).\n")
+        TerminalText.escaped(
+          "Exported \(outcomes) handler invocations in \(fires) fires from "
+            + "\(SharedOptions.sessionsLine(sessions).lowercasedFirst) to \(path).") + "\n")
     }
     return .success
   }

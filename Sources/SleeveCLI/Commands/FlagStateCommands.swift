@@ -47,8 +47,9 @@ enum FlagStateChange {
     let actor = arguments["actor"] ?? context.console.environment["USER"]
     try ledger.record(FlagLedger.Change(key: key, state: state, reason: reason, actor: actor))
     context.console.out(
-      "Flag '\(key)' is now \(state)" + (reason.map { " (\($0))" } ?? "")
-        + (actor.map { ", by \($0)" } ?? "") + ".\n")
+      TerminalText.escaped(
+        "Flag '\(key)' is now \(state)" + (reason.map { " (\($0))" } ?? "")
+          + (actor.map { ", by \($0)" } ?? "") + ".") + "\n")
     return .success
   }
 }

@@ -24,25 +24,27 @@ enum FlagsCommand: Command {
           Table.Cell(Formatting.percent(flag.maxErrorRate), raw: Formatting.raw(flag.maxErrorRate)),
           Table.Cell(
             Formatting.duration(flag.maxP99Nanoseconds.map(Double.init)),
-            raw: Formatting.raw(flag.maxP99Nanoseconds.map(Double.init))),
+            raw: Formatting.raw(flag.maxP99Nanoseconds)),
           Table.Cell(flag.minSamples.map(String.init) ?? "-"),
         ] + cohortCells(flag.on) + cohortCells(flag.off))
     }
-    var header = "\(SharedOptions.sessionsLine(sessions)). Error rate = \(ErrorRateRow.method)."
+    let header = "\(SharedOptions.sessionsLine(sessions)). Error rate = \(ErrorRateRow.method)."
     let history = flags.flatMap { flag in
       flag.history.map { change in
         "  \(flag.key): " + ReportText.changeLine(change)
       }
     }
-    if flags.isEmpty { header += "\nNo flags in the selected sessions." }
     let verdicts = flags.map { FlagVerdict($0) }
     let json = JSONValue.object([
       ("sessions", .array(sessions.map { .int($0.id) })),
       ("flags", .array(zip(flags, verdicts).map { Self.json(for: $0, verdict: $1) })),
     ])
-    context.print(table: table, json: json, header: header)
+    context.print(
+      table: table, json: json, header: header,
+      notes: flags.isEmpty ? ["No flags in the selected sessions."] : [])
     if context.format == .table || context.format == .markdown, !history.isEmpty {
-      context.console.out("\nHistory:\n" + history.joined(separator: "\n") + "\n")
+      let lines = history.map { context.format.escapedLine($0) + "\n" }.joined()
+      context.console.out("\nHistory:\n" + lines)
     }
     return .success
   }

@@ -30,7 +30,7 @@ enum LatencyCommand: Command {
         Table.Cell(row.key), Table.Cell(String(row.n)),
         Table.Cell(
           Formatting.duration(row.min.map(Double.init)),
-          raw: Formatting.raw(row.min.map(Double.init))),
+          raw: Formatting.raw(row.min)),
         Table.Cell(Formatting.duration(row.mean), raw: Formatting.raw(row.mean)),
       ]
       for point in row.points {
@@ -40,7 +40,7 @@ enum LatencyCommand: Command {
       cells.append(
         Table.Cell(
           Formatting.duration(row.max.map(Double.init)),
-          raw: Formatting.raw(row.max.map(Double.init))))
+          raw: Formatting.raw(row.max)))
       table.rows.append(cells)
     }
     let json = JSONValue.object([

@@ -36,7 +36,7 @@ enum MergeCommand: Command {
           step in
           guard console.errorIsTerminal else { return }
           console.error(
-            "\rMerging '\(input)' (\(index + 1) of \(inputs.count)): session \(step.session) "
+            "\rMerging '\(TerminalText.escaped(input))' (\(index + 1) of \(inputs.count)): session \(step.session) "
               + "of \(step.sessions), \(Int(step.fraction * 100))%  ")
           if step.session == step.sessions && step.fraction == 1 { console.error("\n") }
         }

@@ -48,7 +48,8 @@ enum ReportCommand: Command {
       let file = try OutputFile(path: out, protecting: [context.databasePath])
       try file.write(text)
       try file.finish()
-      context.console.error("Wrote the \(format.rawValue) report to \(out).\n")
+      context.console.error(
+        "Wrote the \(format.rawValue) report to \(TerminalText.escaped(out)).\n")
     } else {
       context.console.out(text)
     }

@@ -1,4 +1,3 @@
-import Foundation
 import SleeveQuery
 import SleeveRecorder
 import SleeveStore
@@ -228,18 +227,11 @@ final class OTLPJSONExporter {
     if let pid = metadata["pid"].flatMap({ Int64($0) }) {
       attributes.add("process.pid", pid, to: &out)
     }
-    let tags = parseJSON(metadata["tagsJSON"]) as? [String] ?? []
-    if !tags.isEmpty { attributes.add("sleeve.session.tags", tags, to: &out) }
-    let stored = parseJSON(metadata["metadataJSON"]) as? [String: Any] ?? [:]
-    let environment = stored["environment"] as? [String: String] ?? [:]
-    for name in environment.keys.sorted() {
-      attributes.add("sleeve.env." + name, environment[name] ?? "", to: &out)
+    let recorded = session.recorded
+    if !recorded.tags.isEmpty { attributes.add("sleeve.session.tags", recorded.tags, to: &out) }
+    for (name, value) in recorded.sortedEnvironment {
+      attributes.add("sleeve.env." + name, value, to: &out)
     }
     return out
-  }
-
-  private static func parseJSON(_ text: String?) -> Any? {
-    guard let data = text?.data(using: .utf8) else { return nil }
-    return try? JSONSerialization.jsonObject(with: data)
   }
 }

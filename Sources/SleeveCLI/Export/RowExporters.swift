@@ -6,10 +6,11 @@ protocol RowExporter {
   func write(_ cells: [ExportCell], into sink: ExportSink) throws
 }
 
-/// RFC 4180 CSV with a header row: fields quoted only when they must be, absent values empty.
+/// RFC 4180 CSV with a header row, written by `CSVText` with every value exact (this is the
+/// data format: no formula prefix; see README), absent values empty.
 struct CSVRowExporter: RowExporter {
   func begin(into sink: ExportSink) throws {
-    try sink.write(ExportColumns.names.joined(separator: ",") + "\n")
+    try sink.write(CSVText.record(ExportColumns.names, formulas: .kept))
   }
 
   func write(_ cells: [ExportCell], into sink: ExportSink) throws {
@@ -17,7 +18,7 @@ struct CSVRowExporter: RowExporter {
       for (index, cell) in cells.enumerated() {
         if index > 0 { line += "," }
         switch cell {
-        case .text(let value?): line += Self.field(value)
+        case .text(let value?): CSVText.appendField(value, formulas: .kept, to: &line)
         case .integer(let value?): line += String(value)
         case .boolean(let value): line += value ? "true" : "false"
         case .text(nil), .integer(nil): break
@@ -25,23 +26,6 @@ struct CSVRowExporter: RowExporter {
       }
       line += "\n"
     }
-  }
-
-  /// `value`, or `"value"` with inner quotes doubled when it holds a comma, quote, line break
-  /// or leading or trailing space.
-  static func field(_ value: String) -> String {
-    let needsQuotes =
-      value.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-      || value.first == " " || value.last == " "
-    guard needsQuotes else { return value }
-    // Byte by byte: a quote followed by a combining mark is one Character, but still a quote.
-    var bytes: [UInt8] = [0x22]
-    for byte in value.utf8 {
-      bytes.append(byte)
-      if byte == 0x22 { bytes.append(0x22) }
-    }
-    bytes.append(0x22)
-    return String(decoding: bytes, as: UTF8.self)
   }
 }
 

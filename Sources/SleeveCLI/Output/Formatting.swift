@@ -24,10 +24,17 @@ enum Formatting {
     String(format: "%.\(digits)f", value)
   }
 
-  /// A raw number for CSV: integers without a decimal point; empty for `nil`.
+  /// A raw number for CSV and JSON: an integral value that fits in Int64 as its exact decimal
+  /// digits (no decimal point, no exponent), any other as Swift's shortest round-tripping form;
+  /// empty for `nil`.
   static func raw(_ value: Double?) -> String {
     guard let value else { return "" }
-    return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    return Int64(exactly: value).map { String($0) } ?? String(value)
+  }
+
+  /// A raw integer for CSV: its exact decimal digits, whatever its size; empty for `nil`.
+  static func raw<Value: BinaryInteger>(_ value: Value?) -> String {
+    value.map { String($0) } ?? ""
   }
 
   /// ISO 8601 in UTC with seconds: `2026-11-30T10:08:15Z`.

@@ -38,8 +38,7 @@ indirect enum JSONValue: Equatable, Sendable {
     case .null: out += "null"
     case .bool(let value): out += value ? "true" : "false"
     case .int(let value): out += String(value)
-    case .double(let value):
-      out += value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    case .double(let value): out += value.isFinite ? Formatting.raw(value) : "null"
     case .string(let value): out += Self.quoted(value)
     case .array(let values):
       guard !values.isEmpty else {

@@ -9,13 +9,27 @@ enum OutputFormat: String, CaseIterable, Sendable {
   /// A Markdown table, for PR comments and CI summaries.
   case markdown
 
-  /// Renders a report given as a table and as JSON.
-  func render(table: Table, json: JSONValue, header: String?, console: Console) -> String {
-    switch self {
+  /// Renders a report given as a table and as JSON. The `header` lines go above the aligned
+  /// and the Markdown table (not into JSON or CSV), each escaped for the format, so a recorded
+  /// name in one stays on its line.
+  func render(table: Table, json: JSONValue, header: [String], console: Console) -> String {
+    let lines = header.map { escapedLine($0) + "\n" }.joined()
+    let heading = lines.isEmpty ? "" : lines + "\n"
+    return switch self {
     case .json: json.text + "\n"
     case .csv: table.csv
-    case .markdown: (header.map { "\($0)\n\n" } ?? "") + table.markdown
-    case .table: (header.map { "\($0)\n\n" } ?? "") + table.aligned(bold: console.usesColor)
+    case .markdown: heading + table.markdown
+    case .table: heading + table.aligned(bold: console.usesColor)
+    }
+  }
+
+  /// One line of prose for this format: escaped with `TerminalText` for a table, with
+  /// `MarkdownText` for Markdown; JSON and CSV carry no prose, so it is returned as it is.
+  func escapedLine(_ line: String) -> String {
+    switch self {
+    case .table: TerminalText.escaped(line)
+    case .markdown: MarkdownText.escaped(line)
+    case .json, .csv: line
     }
   }
 }

@@ -51,7 +51,7 @@ enum HTMLReport {
       """ + body + "</body></html>\n"
   }
 
-  private static func e(_ text: String) -> String { SVGCharts.escape(text) }
+  private static func e(_ text: String) -> String { MarkupText.escaped(text) }
 
   private static func table(_ table: Table) -> String {
     var html = "<table><thead><tr>"

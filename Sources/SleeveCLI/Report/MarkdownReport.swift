@@ -1,35 +1,39 @@
 import SleeveQuery
 
-/// The rollout report as Markdown: fits a PR comment or a CI job summary.
+/// The rollout report as Markdown: fits a PR comment or a CI job summary. Every recorded text
+/// (names, keys, reasons, actors, environment values) is escaped with `MarkdownText`, so none
+/// can become markup, raw HTML, a link or a new line.
 enum MarkdownReport {
   static func render(_ report: RolloutReport) -> String {
+    let e = MarkdownText.escaped
     var out = "# Rollout report\n\n"
-    out += "**Decision: \(report.decision.rawValue)** \(ReportText.decisionLine(report))\n\n"
+    out += "**Decision: \(report.decision.rawValue)** \(e(ReportText.decisionLine(report)))\n\n"
     out += "## Sessions\n\n" + ReportText.sessionsTable(report.sessions).markdown
     for session in report.sessions {
       let environment = ReportText.environment(session)
       if !environment.isEmpty {
-        out += "\nSession \(session.id) environment: \(environment)\n"
+        out += "\nSession \(session.id) environment: \(e(environment))\n"
       }
     }
     out += "\n## Flags\n"
     if report.flags.isEmpty { out += "\nNo flags in the selected sessions.\n" }
     for section in report.flags {
       let flag = section.report
-      out += "\n### \(flag.key): \(section.verdict.decision.rawValue)\n\n"
-      out += ReportText.flagLine(flag) + "\n\n"
+      out += "\n### \(e(flag.key)): \(section.verdict.decision.rawValue)\n\n"
+      out += e(ReportText.flagLine(flag)) + "\n\n"
       out += ReportText.cohortTable(flag).markdown + "\n"
       if !section.verdict.checks.isEmpty {
         out += VerdictTable.table(section.verdict.checks).markdown + "\n"
       }
-      for note in section.verdict.notes { out += "> \(note)\n\n" }
+      for note in section.verdict.notes { out += "> \(e(note))\n\n" }
       if !flag.history.isEmpty {
         out += "Timeline:\n\n"
-        out += flag.history.map { "- " + ReportText.changeLine($0) }.joined(separator: "\n") + "\n"
+        out +=
+          flag.history.map { "- " + e(ReportText.changeLine($0)) }.joined(separator: "\n") + "\n"
       }
     }
     out += "\n## Handlers\n\n" + ReportText.handlerTable(report.handlers).markdown
-    out += "\n" + ReportText.methods + "\n"
+    out += "\n" + e(ReportText.methods) + "\n"
     return out
   }
 }
@@ -69,17 +73,11 @@ enum ReportText {
     return table
   }
 
-  /// The recorded environment variables, `NAME=value, …`.
+  /// The recorded environment variables sorted by name, `NAME=value, …`, values as recorded
+  /// (each format escapes the line); empty when none was recorded.
   static func environment(_ session: SessionSummary) -> String {
-    let json = session.metadata["metadataJSON"] ?? ""
-    guard let start = json.range(of: "\"environment\":{")?.upperBound,
-      let end = json[start...].firstIndex(of: "}")
-    else { return "" }
-    let body = json[start..<end]
-    return body.isEmpty
-      ? ""
-      : String(body).replacingOccurrences(of: "\":\"", with: "=")
-        .replacingOccurrences(of: "\"", with: "")
+    session.recorded.sortedEnvironment.map { "\($0.name)=\($0.value)" }
+      .joined(separator: ", ")
   }
 
   static func flagLine(_ flag: FlagReport) -> String {

@@ -34,7 +34,7 @@ enum SVGCharts {
       let value = pow(10, log10(bottom) + span * fraction)
       svg +=
         "<text x=\"\(fixed(plotX(fraction)))\" y=\"\(fixed(height - margin.bottom + 14))\" "
-        + "font-size=\"10\" text-anchor=\"middle\">\(escape(Formatting.duration(value)))</text>"
+        + "font-size=\"10\" text-anchor=\"middle\">\(MarkupText.escaped(Formatting.duration(value)))</text>"
     }
     for (index, (name, values, color)) in cohorts.enumerated() {
       let points = stride(from: 0, to: 201, by: 1).map { step -> String in
@@ -63,7 +63,7 @@ enum SVGCharts {
       let labelX = fixed(margin.left + 100)
       svg +=
         "<text x=\"\(labelX)\" y=\"\(fixed(y + 15))\" text-anchor=\"end\" font-size=\"11\">"
-        + escape(row.errors.key) + "</text>"
+        + MarkupText.escaped(row.errors.key) + "</text>"
       let barX = margin.left + 105
       let barSpace = width - barX - 70
       let barWidth = barSpace * rate / top
@@ -79,7 +79,7 @@ enum SVGCharts {
       }
       svg +=
         "<text x=\"\(fixed(width - 4))\" y=\"\(fixed(y + 15))\" text-anchor=\"end\" "
-        + "font-size=\"10\">\(escape(Formatting.percent(rate)))</text>"
+        + "font-size=\"10\">\(MarkupText.escaped(Formatting.percent(rate)))</text>"
     }
     return svg + "</svg>"
   }
@@ -91,13 +91,18 @@ enum SVGCharts {
     let chartHeight = 90.0
     var svg = open(title: "State of \(flag) over time", height: chartHeight)
     guard let first = history.first else { return svg + "</svg>" }
-    let start = first.atUnixNanoseconds
-    let span = Double(max(endUnixNanoseconds - start, 1))
+    // In Double: any two Int64 times differ by less than 2^64, far inside Double's range, and
+    // a chart position needs no more than Double's 53 bits. Positions are clamped to the plot.
+    let start = Double(first.atUnixNanoseconds)
+    let span = max(Double(endUnixNanoseconds) - start, 1)
+    func position(_ unixNanoseconds: Int64) -> Double {
+      plotX(min(max((Double(unixNanoseconds) - start) / span, 0), 1))
+    }
     for (index, change) in history.enumerated() {
       let end =
         index + 1 < history.count ? history[index + 1].atUnixNanoseconds : endUnixNanoseconds
-      let x = plotX(Double(change.atUnixNanoseconds - start) / span)
-      let bandWidth = max(plotX(Double(end - start) / span) - x, 1)
+      let x = position(change.atUnixNanoseconds)
+      let bandWidth = max(position(end) - x, 1)
       let color =
         switch change.state {
         case "enabled": colors.enabled
@@ -106,8 +111,9 @@ enum SVGCharts {
         }
       svg +=
         "<rect x=\"\(fixed(x))\" y=\"34\" width=\"\(fixed(bandWidth))\" height=\"24\" "
-        + "fill=\"\(color)\"><title>\(escape(ReportText.changeLine(change)))</title></rect>"
-      svg += "<text x=\"\(fixed(x + 3))\" y=\"72\" font-size=\"10\">\(escape(change.state))</text>"
+        + "fill=\"\(color)\"><title>\(MarkupText.escaped(ReportText.changeLine(change)))</title></rect>"
+      svg +=
+        "<text x=\"\(fixed(x + 3))\" y=\"72\" font-size=\"10\">\(MarkupText.escaped(change.state))</text>"
     }
     return svg + "</svg>"
   }
@@ -115,9 +121,9 @@ enum SVGCharts {
   private static func open(title: String, height: Double = height) -> String {
     "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(fixed(width)) \(fixed(height))\" "
       + "width=\"\(fixed(width))\" height=\"\(fixed(height))\" role=\"img\" "
-      + "aria-label=\"\(escape(title))\"><title>\(escape(title))</title>"
+      + "aria-label=\"\(MarkupText.escaped(title))\"><title>\(MarkupText.escaped(title))</title>"
       + "<text x=\"\(fixed(margin.left))\" y=\"18\" font-size=\"13\" font-weight=\"600\">"
-      + escape(title) + "</text>"
+      + MarkupText.escaped(title) + "</text>"
   }
 
   private static func axes(xLabel: String, yLabel: String) -> String {
@@ -127,15 +133,15 @@ enum SVGCharts {
       + "stroke=\"#888\"/><line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(fixed(width - margin.right))\" "
       + "y2=\"\(bottom)\" stroke=\"#888\"/>"
       + "<text x=\"\(fixed(width / 2))\" y=\"\(fixed(height - 8))\" font-size=\"11\" "
-      + "text-anchor=\"middle\">\(escape(xLabel))</text>"
-      + "<text x=\"14\" y=\"\(fixed(height / 2))\" font-size=\"11\">\(escape(yLabel))</text>"
+      + "text-anchor=\"middle\">\(MarkupText.escaped(xLabel))</text>"
+      + "<text x=\"14\" y=\"\(fixed(height / 2))\" font-size=\"11\">\(MarkupText.escaped(yLabel))</text>"
   }
 
   private static func legend(index: Int, name: String, color: String) -> String {
     let y = height - margin.bottom - 30 + 16 * Double(index)
     return "<rect x=\"\(fixed(width - 190))\" y=\"\(fixed(y - 9))\" width=\"10\" height=\"10\" "
       + "fill=\"\(color)\"/><text x=\"\(fixed(width - 175))\" y=\"\(fixed(y))\" font-size=\"11\">"
-      + escape(name) + "</text>"
+      + MarkupText.escaped(name) + "</text>"
   }
 
   private static func plotX(_ fraction: Double) -> Double {
@@ -148,19 +154,4 @@ enum SVGCharts {
 
   static func fixed(_ value: Double) -> String { Formatting.fixed(value, digits: 1) }
 
-  /// Text safe inside HTML and SVG.
-  static func escape(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default: out.append(character)
-      }
-    }
-    return out
-  }
 }

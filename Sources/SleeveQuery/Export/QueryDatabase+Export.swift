@@ -98,48 +98,98 @@ private struct FireCursor {
 }
 
 /// Outcomes of one session ordered by fire, then by recording order, with their handler.
+///
+/// Only integers go through SQLite's sorter (the `ORDER BY fire_id`): a text column in the
+/// sorted rows would be copied into the sorter's memory once per row, so memory would grow
+/// with rows times text length (a 1 MB handler name over 1,400 outcomes held 737 MB). The
+/// texts (the handler's names, the error's type and message) are read by id after sorting,
+/// one row at a time; the last registration read is kept, so consecutive outcomes of one
+/// handler share its strings.
 private struct OutcomeCursor {
   let statement: Statement
+  let registrationLookup: Statement
+  let errorLookup: Statement
   let startedUnixNanoseconds: Int64
+  private let lastRegistration = LastRegistration()
 
   static let statusNames = GroupTally.statusNames
   static let reasonNames = [1: "flagOff", 2: "removed", 3: "disabled"]
   static let flagStateNames = ["unknown", "enabled", "disabled", "rolledBack"]
 
+  /// The texts of one registration row (all `nil` when the row is missing).
+  struct Registration {
+    var handler, identifier, kind, site, flagKey: String?
+  }
+
+  /// The registration read last, by id.
+  final class LastRegistration {
+    var id: Int64?
+    var texts = Registration()
+  }
+
   init(database: QueryDatabase, lower: Int64, upper: Int64, session: SessionSummary) throws {
     statement = try database.connection.prepare(
       """
-      SELECT o.fire_id, o.id, r.handler, r.identifier, r.kind, r.site, r.flag_key, o.variant,
-        o.flag_state, o.is_async, o.status, o.reason, o.started_ns, o.duration_ns, o.error_type,
-        o.error_message
-      FROM outcomes o LEFT JOIN registrations r ON r.id = o.registration_id
-      WHERE o.id >= ? AND o.id < ? ORDER BY o.fire_id, o.id
+      SELECT fire_id, id, registration_id, variant, flag_state, is_async, status, reason,
+        started_ns, duration_ns, error_type IS NOT NULL OR error_message IS NOT NULL
+      FROM outcomes WHERE id >= ? AND id < ? ORDER BY fire_id, id
       """)
     try statement.bind(lower, at: 1)
     try statement.bind(upper, at: 2)
+    registrationLookup = try database.connection.prepare(
+      "SELECT handler, identifier, kind, site, flag_key FROM registrations WHERE id = ?")
+    errorLookup = try database.connection.prepare(
+      "SELECT error_type, error_message FROM outcomes WHERE id = ?")
     startedUnixNanoseconds = session.startedUnixNanoseconds
   }
 
   func next() throws -> (fireID: Int64, outcome: ExportOutcome)? {
     guard try statement.step() else { return nil }
     let fireID = statement.int64(at: 0)
-    let status = Int(statement.int64(at: 10))
-    let flagState = statement.optionalInt64(at: 8).map(Int.init)
+    let id = statement.int64(at: 1)
+    let registration = try self.registration(statement.optionalInt64(at: 2))
+    let status = Int(statement.int64(at: 6))
+    let flagState = statement.optionalInt64(at: 4).map(Int.init)
+    let error = statement.int64(at: 10) != 0 ? try errorTexts(of: id) : (nil, nil)
     let outcome = ExportOutcome(
-      number: number(of: statement.int64(at: 1)), fireNumber: number(of: fireID),
-      handler: statement.text(at: 2), identifier: statement.text(at: 3),
-      handlerKind: statement.text(at: 4), site: statement.text(at: 5),
-      flagKey: statement.text(at: 6),
-      variant: statement.optionalInt64(at: 7).map { $0 == 1 ? "on" : "off" },
+      number: number(of: id), fireNumber: number(of: fireID),
+      handler: registration.handler, identifier: registration.identifier,
+      handlerKind: registration.kind, site: registration.site, flagKey: registration.flagKey,
+      variant: statement.optionalInt64(at: 3).map { $0 == 1 ? "on" : "off" },
       flagState: flagState.map {
         Self.flagStateNames.indices.contains($0) ? Self.flagStateNames[$0] : String($0)
       },
-      isAsync: statement.int64(at: 9) != 0,
+      isAsync: statement.int64(at: 5) != 0,
       status: Self.statusNames.indices.contains(status) ? Self.statusNames[status] : String(status),
-      skipReason: statement.optionalInt64(at: 11).map { Self.reasonNames[Int($0)] ?? String($0) },
-      startedUnixNanoseconds: startedUnixNanoseconds &+ statement.int64(at: 12),
-      durationNanoseconds: statement.int64(at: 13), errorType: statement.text(at: 14),
-      errorMessage: statement.text(at: 15))
+      skipReason: statement.optionalInt64(at: 7).map { Self.reasonNames[Int($0)] ?? String($0) },
+      startedUnixNanoseconds: startedUnixNanoseconds &+ statement.int64(at: 8),
+      durationNanoseconds: statement.int64(at: 9), errorType: error.0, errorMessage: error.1)
     return (fireID, outcome)
+  }
+
+  /// The texts of registration `id`, read once per run of outcomes with that registration.
+  private func registration(_ id: Int64?) throws -> Registration {
+    guard let id else { return Registration() }
+    if lastRegistration.id == id { return lastRegistration.texts }
+    defer { registrationLookup.reset() }
+    try registrationLookup.bind(id, at: 1)
+    var texts = Registration()
+    if try registrationLookup.step() {
+      texts = Registration(
+        handler: registrationLookup.text(at: 0), identifier: registrationLookup.text(at: 1),
+        kind: registrationLookup.text(at: 2), site: registrationLookup.text(at: 3),
+        flagKey: registrationLookup.text(at: 4))
+    }
+    lastRegistration.id = id
+    lastRegistration.texts = texts
+    return texts
+  }
+
+  /// The error type and message of outcome `id`.
+  private func errorTexts(of id: Int64) throws -> (String?, String?) {
+    defer { errorLookup.reset() }
+    try errorLookup.bind(id, at: 1)
+    guard try errorLookup.step() else { return (nil, nil) }
+    return (errorLookup.text(at: 0), errorLookup.text(at: 1))
   }
 }

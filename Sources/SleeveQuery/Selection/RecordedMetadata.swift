@@ -1,0 +1,41 @@
+import Foundation
+
+/// What a session recorded beyond its fixed columns: the `metadata_json` column (today the
+/// environment variables the recorder was told to keep) and the `tags_json` column, parsed by
+/// the one JSON parser every reader of them uses (Foundation's `JSONSerialization`).
+///
+/// A value any file can hold gives an answer, never a trap: text that is not JSON, or JSON of
+/// another shape, reads as no environment and no tags; a non-string environment value or tag
+/// is left out. Values are kept exactly as recorded (quotes, braces, newlines and all); each
+/// output format escapes them itself.
+public struct RecordedMetadata: Equatable, Sendable {
+  /// The recorded environment variables, by name.
+  public let environment: [String: String]
+  /// The session's tags, in recorded order.
+  public let tags: [String]
+
+  /// The environment variables sorted by name, as `(name, value)` pairs.
+  public var sortedEnvironment: [(name: String, value: String)] {
+    environment.keys.sorted().map { ($0, environment[$0] ?? "") }
+  }
+
+  /// Parses the stored texts (`nil` reads as absent).
+  public init(metadataJSON: String?, tagsJSON: String?) {
+    let metadata = Self.parse(metadataJSON) as? [String: Any]
+    let variables = metadata?["environment"] as? [String: Any] ?? [:]
+    environment = variables.compactMapValues { $0 as? String }
+    tags = (Self.parse(tagsJSON) as? [Any] ?? []).compactMap { $0 as? String }
+  }
+
+  private static func parse(_ text: String?) -> Any? {
+    guard let text, !text.isEmpty else { return nil }
+    return try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+  }
+}
+
+extension SessionSummary {
+  /// The session's recorded environment and tags, parsed from its stored metadata.
+  public var recorded: RecordedMetadata {
+    RecordedMetadata(metadataJSON: metadata["metadataJSON"], tagsJSON: metadata["tagsJSON"])
+  }
+}
