@@ -1,5 +1,5 @@
 import SleeveQuery
-import SleeveRecorder
+import SleeveStore
 
 /// `sleeve export`: recorded sessions in formats other tools load.
 enum ExportCommand: Command {

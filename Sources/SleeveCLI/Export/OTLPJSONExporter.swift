@@ -1,5 +1,4 @@
 import SleeveQuery
-import SleeveRecorder
 import SleeveStore
 
 /// Writes sessions as OpenTelemetry traces in OTLP/JSON, one `ExportTraceServiceRequest` per

@@ -1,4 +1,3 @@
-import SleeveRecorder
 import SleeveStore
 
 #if canImport(Glibc)

@@ -94,9 +94,3 @@ public struct SessionMetadata: Sendable, Equatable {
     return text(names.sysname) + " " + text(names.release)
   }
 }
-
-/// Sleeve's own version.
-public enum Sleeve {
-  /// The version recorded in every session.
-  public static let version = "0.1.0"
-}
