@@ -145,6 +145,25 @@ struct WaitTimeoutValueTests {
   }
 }
 
+@MainActor
+@Suite("Flush interval values")
+struct FlushIntervalValueTests {
+  @Test(
+    "a huge or negative flush interval records without a trap",
+    arguments: [Duration.seconds(Int64.max), .seconds(-1), .zero])
+  func hostileFlushIntervals(interval: Duration) async throws {
+    let directory = TemporaryDirectory()
+    let recorder = try Recorder(
+      path: directory.path("interval.sqlite"), options: RecorderOptions(flushInterval: interval))
+    let session = try recorder.startSession(name: "interval")
+    let button = Button(name: "b", observer: session)
+    button.on(.touchUpInside) { _ in }
+    button.sendActions(for: .touchUpInside)
+    try await session.end()
+    #expect(try Inspector(path: directory.path("interval.sqlite")).count("outcomes") == 1)
+  }
+}
+
 extension SessionStatus {
   /// The failed events the status reports (0 when none).
   var failedEvents: Int {
