@@ -11,8 +11,10 @@ import Testing
 @Suite("Every wait is bounded", .serialized, .timeLimit(.minutes(1)))
 struct WaitBoundTests {
   static let waitTimeout = Duration.milliseconds(400)
-  /// What a bounded call may take: the timeout, plus scheduling slack on a loaded machine.
-  static let bound = waitTimeout + .milliseconds(600)
+  /// What a bounded call may take: the timeout, plus scheduling slack on a loaded machine (the
+  /// whole suite on two shared cores once took 1.09 s for a 400 ms flush). The lock is held
+  /// until the test lets go, so a call without a bound never returns at all.
+  static let bound = waitTimeout + .milliseconds(2_600)
 
   /// Runs `body` and returns how long it took.
   func timed(_ body: () async throws -> Void) async rethrows -> Duration {
@@ -87,9 +89,13 @@ struct WaitBoundTests {
         == .endedWithLosses(
           droppedEvents: 0, failedEvents: 6, lastError: strict.status.lastError))
     #expect(try reader.int("SELECT failed_events FROM sessions WHERE name = 'strict'") == 6)
-    #expect(
-      try reader.rows("SELECT name, status FROM sessions ORDER BY id")
-        == ["strict|ended", "batched|running", "after|ended"])
+    // The batched session's end timed out: given up by the writer it stays running; when the
+    // waiter's own deadline came first (a loaded machine), the end may still land later.
+    let rows = try reader.rows("SELECT name, status FROM sessions ORDER BY id")
+    #expect(rows.count == 3)
+    #expect(rows.first == "strict|ended")
+    #expect(rows.last == "after|ended")
+    #expect(rows.dropFirst().first?.hasPrefix("batched|") == true)
   }
 
   @Test("policy block: a firing thread waits for room at most waitTimeout, then drops, counted")
@@ -140,6 +146,25 @@ struct WaitTimeoutValueTests {
     try await session.flush()
     try await session.end()
     #expect(session.status == .ended)
+  }
+}
+
+@MainActor
+@Suite("Flush interval values")
+struct FlushIntervalValueTests {
+  @Test(
+    "a huge or negative flush interval records without a trap",
+    arguments: [Duration.seconds(Int64.max), .seconds(-1), .zero])
+  func hostileFlushIntervals(interval: Duration) async throws {
+    let directory = TemporaryDirectory()
+    let recorder = try Recorder(
+      path: directory.path("interval.sqlite"), options: RecorderOptions(flushInterval: interval))
+    let session = try recorder.startSession(name: "interval")
+    let button = Button(name: "b", observer: session)
+    button.on(.touchUpInside) { _ in }
+    button.sendActions(for: .touchUpInside)
+    try await session.end()
+    #expect(try Inspector(path: directory.path("interval.sqlite")).count("outcomes") == 1)
   }
 }
 

@@ -359,9 +359,8 @@ final class EventBuffer: Sendable {
   func takeBatch(into batch: inout Batch, waitingUpTo timeout: Duration) -> (
     last: UInt64, closed: Bool
   ) {
-    let (seconds, attoseconds) = timeout.components
-    let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
-    _ = wake.wait(timeout: .now() + .milliseconds(max(milliseconds, 1)))
+    // Saturating: any Duration, however large or negative, is a valid wait (at least 1 ms).
+    _ = wake.wait(timeout: .now() + max(timeout, .milliseconds(1)).dispatchInterval)
     let (last, closed, spaceWaiters) = state.withLock {
       state -> (UInt64, Bool, [DispatchSemaphore]) in
       swap(&state.pending, &batch)

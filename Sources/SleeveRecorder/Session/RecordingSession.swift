@@ -140,8 +140,10 @@ public final class RecordingSession: DispatchObserver {
   /// `RecorderOptions.waitTimeout`. Events after `end()` are not recorded. Calling it again
   /// does nothing.
   ///
-  /// - Throws: `RecorderError` when the end could not be written in time (`.timedOut`) or at
-  ///   all; the session then reads as unterminated in the file.
+  /// - Throws: `RecorderError` when the end could not be written: the session then reads as
+  ///   unterminated in the file. A timeout (`isTimeout`) whose writer gave the end up is
+  ///   final too; one where the writer was still busy (no SQLite cause in the message) may
+  ///   still be written later.
   public func end() async throws {
     guard !hasEnded.exchange(true, ordering: .acquiringAndReleasing) else { return }
     guard
