@@ -2,7 +2,8 @@
 --
 -- Never edit this file once shipped: add a new migration instead.
 --
--- Identifiers. Rows of controls, registrations, fires and outcomes have ids of the form
+-- Identifiers (superseded by 0002_row_ids.sql: ids are now session << 32 | n; read it there).
+-- Rows of controls, registrations, fires and outcomes have ids of the form
 -- (session id << 40) | n, where n is the process-wide number of the control, registration or
 -- fire (or, for outcomes, a per-session sequence). So `id >> 40` is always the session id,
 -- rows of one session are contiguous in each table, and a session's rows are read with a range

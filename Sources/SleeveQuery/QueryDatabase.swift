@@ -16,14 +16,22 @@ public final class QueryDatabase {
   /// Opens `path` read-only and checks that it is a Sleeve database this binary can read.
   ///
   /// - Throws: `QueryError.databaseNotFound` for a missing file; `QueryError.store` for a file
-  ///   that is not a Sleeve database (or is damaged, or newer); `QueryError.sqlite` otherwise.
+  ///   that is not a Sleeve database (or is damaged, newer, or older: run `sleeve migrate` on
+  ///   it); `QueryError.sqlite` otherwise.
   public init(path: String, busyTimeout: Duration = .seconds(5)) throws {
     self.path = path
     guard FileManager.default.fileExists(atPath: path) else {
       throw QueryError.databaseNotFound(path: path)
     }
     connection = try Self.translating(path) {
-      try SleeveDatabase.openForReading(path: path, busyTimeout: busyTimeout)
+      let connection = try SleeveDatabase.openForReading(path: path, busyTimeout: busyTimeout)
+      // A file from an older Sleeve lays its rows out differently (0001's ids were
+      // session << 40 | n): reading it with this binary's ranges would answer wrongly.
+      let state = try Migrator.state(of: connection)
+      if !state.applied.isEmpty && !state.pending.isEmpty {
+        throw StoreError.olderSchema(path: path, pending: state.pending)
+      }
+      return connection
     }
   }
 

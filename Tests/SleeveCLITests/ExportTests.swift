@@ -164,10 +164,10 @@ struct ExportTests {
       """
       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400000)
       INSERT INTO fires (id, control_id, events, origin, depth, at_ns)
-      SELECT (1 << 40) | (1000 + i), (1 << 40) | 1, 64, 0, 1, i FROM n;
+      SELECT (1 << 32) | (1000 + i), (1 << 32) | 1, 64, 0, 1, i FROM n;
       INSERT INTO outcomes (id, fire_id, registration_id, status, is_async, started_ns,
         duration_ns)
-      SELECT (1 << 40) | (id & 1048575), id, (1 << 40) | 1, 0, 0, at_ns, 5 FROM fires;
+      SELECT (1 << 32) | (id & 1048575), id, (1 << 32) | 1, 0, 0, at_ns, 5 FROM fires;
       """)
     let directory = TemporaryDirectory()
     let out = directory.path("big.csv")

@@ -15,7 +15,8 @@ extension QueryDatabase {
     in session: SessionSummary, _ body: (ExportFireGroup) throws -> Void
   ) throws {
     try translating {
-      let (lower, upper) = session.idRange
+      guard let ids = session.idRange else { return }  // a session that owns no rows
+      let (lower, upper) = (ids.lowerBound, ids.upperBound)
       let fires = try FireCursor(database: self, lower: lower, upper: upper, session: session)
       let outcomes = try OutcomeCursor(
         database: self, lower: lower, upper: upper, session: session)
@@ -54,7 +55,7 @@ private struct FireCursor {
       """
       SELECT f.id, f.parent_fire_id, f.events, f.origin, f.depth, f.at_ns, c.name, c.kind
       FROM fires f LEFT JOIN controls c ON c.id = f.control_id
-      WHERE f.id >= ? AND f.id < ? ORDER BY f.id
+      WHERE f.id BETWEEN ? AND ? ORDER BY f.id
       """)
     try statement.bind(lower, at: 1)
     try statement.bind(upper, at: 2)
@@ -113,7 +114,7 @@ private struct OutcomeCursor {
         o.flag_state, o.is_async, o.status, o.reason, o.started_ns, o.duration_ns, o.error_type,
         o.error_message
       FROM outcomes o LEFT JOIN registrations r ON r.id = o.registration_id
-      WHERE o.id >= ? AND o.id < ? ORDER BY o.fire_id, o.id
+      WHERE o.id BETWEEN ? AND ? ORDER BY o.fire_id, o.id
       """)
     try statement.bind(lower, at: 1)
     try statement.bind(upper, at: 2)

@@ -9,6 +9,15 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
   case newerSchema(path: String, unknown: [String])
   /// The file is damaged.
   case corrupt(path: String, detail: String)
+  /// The file was written by an older Sleeve: migrations this binary knows are not applied
+  /// (readers refuse it rather than read rows laid out differently).
+  case olderSchema(path: String, pending: [String])
+  /// A migration refused to rewrite the file (a value in it does not fit the new layout);
+  /// nothing of the migration was applied.
+  case migrationRefused(path: String, migration: String, reason: String)
+  /// Every session id the file can hold is taken (ids are `RowID.sessions`, given in
+  /// ascending order).
+  case noSessionIDsLeft(path: String)
 
   /// One line naming the file, what is wrong and what to do.
   public var description: String {
@@ -24,6 +33,14 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         + "\(unknown.joined(separator: ", "))); upgrade Sleeve to read it"
     case .corrupt(let path, let detail):
       "'\(path)' is damaged (\(detail)); restore it from a copy or record a new session"
+    case .olderSchema(let path, let pending):
+      "'\(path)' was written by an older Sleeve (pending migrations: "
+        + "\(pending.joined(separator: ", "))); run 'sleeve migrate --db \(path)' to read it"
+    case .migrationRefused(let path, let migration, let reason):
+      "'\(path)' cannot be migrated to \(migration) (\(reason)); the file is unchanged"
+    case .noSessionIDsLeft(let path):
+      "'\(path)' has no session ids left (the highest, "
+        + "\(RowID.sessions.upperBound), is taken); record or merge into a new file"
     }
   }
 }
