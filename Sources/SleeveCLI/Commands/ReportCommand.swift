@@ -36,6 +36,7 @@ enum ReportCommand: Command {
       try ValueParsers.count(text, minimum: 1)
     }
     let database = try QueryDatabase(path: context.databasePath)
+    for note in try database.unmatchedFilters(filter) { context.console.error("Note: \(note)\n") }
     let report = try database.rolloutReport(matching: filter, minSamples: minSamples)
     let text =
       switch format {
