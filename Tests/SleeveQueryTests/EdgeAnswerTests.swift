@@ -98,6 +98,27 @@ struct EdgeAnswerTests {
     #expect(verdict.decision == .rollback)  // flag-on is (enormously) slower
   }
 
+  @Test(
+    "an export time that does not fit in Int64 (start + offset) is a damaged row, named, not a wrapped time",
+    arguments: ["fires", "outcomes"])
+  func exportTimeOverflowNamesTheRow(table: String) throws {
+    let fixture = try FixtureDatabase.standard()
+    let column = table == "fires" ? "at_ns" : "started_ns"
+    try fixture.connection.execute(
+      "UPDATE \(table) SET \(column) = \(Int64.max) WHERE id = (SELECT min(id) FROM \(table))")
+    let id = try #require(try fixture.connection.scalarInt("SELECT min(id) FROM \(table)"))
+    let database = try QueryDatabase(path: fixture.path)
+    let alpha = try #require(try database.sessions(matching: Self.all()).first)
+    let error = try #require(throws: QueryError.self) {
+      try database.forEachFireGroup(in: alpha) { _ in }
+    }
+    #expect(error.description.contains("\(table) row \(id)"))
+    guard case .store(.corrupt) = error else {
+      Issue.record("expected a damaged-file error (65), got \(error)")
+      return
+    }
+  }
+
   // MARK: Items 13 and 16: a file from the previous Sleeve
 
   @Test("a file written with 0001's ids is refused by queries with 'run sleeve migrate'")

@@ -44,13 +44,31 @@ extension QueryDatabase {
 /// The number part of a row id: stable when sessions are merged.
 private func number(of id: Int64) -> Int64 { RowID.number(of: id) }
 
+/// The wall-clock time of a monotonic offset from the session's start; a pair a file can hold
+/// whose sum does not fit in Int64 is a damaged row (65, naming it), never a trap or a
+/// wrapped time.
+private func unixNanoseconds(
+  _ start: Int64, plus offset: Int64, row: @autoclosure () -> String, path: String
+) throws -> Int64 {
+  let (sum, overflow) = start.addingReportingOverflow(offset)
+  guard !overflow else {
+    throw QueryError.store(
+      .corrupt(
+        path: path,
+        detail: "\(row()): its time from the session's start does not fit in Int64 nanoseconds"))
+  }
+  return sum
+}
+
 /// Fires of one session in id order, with their control.
 private struct FireCursor {
   let statement: Statement
   let parentLookup: Statement
   let startedUnixNanoseconds: Int64
+  let path: String
 
   init(database: QueryDatabase, lower: Int64, upper: Int64, session: SessionSummary) throws {
+    path = database.path
     statement = try database.connection.prepare(
       """
       SELECT f.id, f.parent_fire_id, f.events, f.origin, f.depth, f.at_ns, c.name, c.kind
@@ -75,7 +93,8 @@ private struct FireCursor {
         .description,
       origin: statement.int64(at: 3) == 0 ? "interaction" : "programmatic",
       depth: statement.int64(at: 4),
-      atUnixNanoseconds: startedUnixNanoseconds &+ statement.int64(at: 5))
+      atUnixNanoseconds: try unixNanoseconds(
+        startedUnixNanoseconds, plus: statement.int64(at: 5), row: "fires row \(id)", path: path))
     return (id, fire)
   }
 
@@ -102,12 +121,14 @@ private struct FireCursor {
 private struct OutcomeCursor {
   let statement: Statement
   let startedUnixNanoseconds: Int64
+  let path: String
 
   static let statusNames = GroupTally.statusNames
   static let reasonNames = [1: "flagOff", 2: "removed", 3: "disabled"]
   static let flagStateNames = ["unknown", "enabled", "disabled", "rolledBack"]
 
   init(database: QueryDatabase, lower: Int64, upper: Int64, session: SessionSummary) throws {
+    path = database.path
     statement = try database.connection.prepare(
       """
       SELECT o.fire_id, o.id, r.handler, r.identifier, r.kind, r.site, r.flag_key, o.variant,
@@ -138,7 +159,9 @@ private struct OutcomeCursor {
       isAsync: statement.int64(at: 9) != 0,
       status: Self.statusNames.indices.contains(status) ? Self.statusNames[status] : String(status),
       skipReason: statement.optionalInt64(at: 11).map { Self.reasonNames[Int($0)] ?? String($0) },
-      startedUnixNanoseconds: startedUnixNanoseconds &+ statement.int64(at: 12),
+      startedUnixNanoseconds: try unixNanoseconds(
+        startedUnixNanoseconds, plus: statement.int64(at: 12),
+        row: "outcomes row \(statement.int64(at: 1))", path: path),
       durationNanoseconds: statement.int64(at: 13), errorType: statement.text(at: 14),
       errorMessage: statement.text(at: 15))
     return (fireID, outcome)
