@@ -24,7 +24,10 @@ let package = Package(
     .target(
       name: "SleeveStore",
       dependencies: ["CSQLite"],
-      resources: [.embedInCode("../../Migrations/0001_initial.sql")],
+      resources: [
+        .embedInCode("../../Migrations/0001_initial.sql"),
+        .embedInCode("../../Migrations/0002_row_ids.sql"),
+      ],
       swiftSettings: strict
     ),
     .target(

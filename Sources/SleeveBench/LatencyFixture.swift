@@ -7,7 +7,7 @@ enum LatencyFixture {
   static func write(outcomes: Int, handlers: Int, path: String) throws {
     let connection = try SleeveDatabase.openForWriting(path: path)
     let session: Int64 = 1
-    let base = session << 40
+    let base = session << RowID.numberBits
     try connection.execute(
       """
       INSERT INTO sessions (id, uuid, name, started_unix_ns, ended_unix_ns, heartbeat_unix_ns,

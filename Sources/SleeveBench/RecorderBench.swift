@@ -91,7 +91,7 @@ enum RecorderBench {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/baseline.sqlite"
     let connection = try SleeveDatabase.openForWriting(path: path)
-    let session: Int64 = 1 << 40
+    let session: Int64 = 1 << RowID.numberBits
     try connection.execute(
       """
       INSERT INTO sessions (id, uuid, name, started_unix_ns, heartbeat_unix_ns, status,

@@ -127,7 +127,7 @@ public enum SleeveCLI {
     switch error {
     case .danglingLink, .unreadable, .noSessionsYet: .notFound
     case .notADatabase, .notASleeveDatabase, .newerSchema, .corrupt, .notARegularFile,
-      .olderSchema:
+      .olderSchema, .migrationRefused, .noSessionIDsLeft:
       .dataError
     }
   }

@@ -16,7 +16,8 @@ public final class QueryDatabase {
   /// Opens `path` read-only and checks that it is a Sleeve database this binary can read.
   ///
   /// - Throws: `QueryError.databaseNotFound` for a missing file; `QueryError.store` for a file
-  ///   that is not a Sleeve database (or is damaged, or newer); `QueryError.sqlite` otherwise.
+  ///   that is not a Sleeve database (or is damaged, newer, or older: run `sleeve migrate` on
+  ///   it); `QueryError.sqlite` otherwise.
   public init(path: String, busyTimeout: Duration = .seconds(5)) throws {
     self.path = path
     connection = try Self.translating(path) {

@@ -65,7 +65,7 @@ struct EndToEndTests {
 
     let status = await CLIRunner.run(["migrate", "--db", path, "--status"])
     #expect(status.exit == 0)
-    #expect(status.out == "applied  0001_initial\n")
+    #expect(status.out == "applied  0001_initial\napplied  0002_row_ids\n")
     let migrate = await CLIRunner.run(["migrate", "--db", path])
     #expect(migrate.out == "'\(path)' is up to date.\n")
   }

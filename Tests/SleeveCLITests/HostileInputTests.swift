@@ -44,7 +44,7 @@ struct HostileInputTests {
     try fixture.connection.execute(
       """
       UPDATE sessions SET name = CAST(x'41ff42c3' AS TEXT) WHERE id = 1;
-      UPDATE registrations SET handler = CAST(x'ff' || x'fe' AS TEXT) WHERE id = (1 << 40 | 1);
+      UPDATE registrations SET handler = CAST(x'ff' || x'fe' AS TEXT) WHERE id = (1 << 32 | 1);
       UPDATE outcomes SET error_message = CAST(x'80818283' AS TEXT) WHERE status = 1;
       """)
     for command in Self.readCommands + ["check"] {

@@ -12,14 +12,14 @@ struct OTLPExportTests {
   private static func fixtureWithNestedFire() throws -> FixtureDatabase {
     let fixture = try FixtureDatabase.standard()
     let parent = try #require(
-      try fixture.connection.scalarInt("SELECT min(id) FROM fires WHERE id >> 40 = 1"))
-    let child = 1 << 40 | 5_000
+      try fixture.connection.scalarInt("SELECT min(id) FROM fires WHERE id >> 32 = 1"))
+    let child = 1 << 32 | 5_000
     try fixture.connection.execute(
       """
       INSERT INTO fires (id, control_id, events, origin, parent_fire_id, depth, at_ns)
-      VALUES (\(child), \(1 << 40 | 1), 4096, 1, \(parent), 2, 7);
+      VALUES (\(child), \(1 << 32 | 1), 4096, 1, \(parent), 2, 7);
       INSERT INTO outcomes (id, fire_id, registration_id, status, is_async, started_ns,
-        duration_ns) VALUES (\(1 << 40 | 900), \(child), \(1 << 40 | 1), 0, 0, 8, 2);
+        duration_ns) VALUES (\(1 << 32 | 900), \(child), \(1 << 32 | 1), 0, 0, 8, 2);
       """)
     return fixture
   }

@@ -170,7 +170,7 @@ struct OutputFileTests {
     let fixture = try FixtureDatabase()
     try fixture.session(1, name: "big")
     try fixture.handler(session: 1, number: 1, name: "tap", control: "button")
-    let base = RowID.make(session: 1, number: 0)
+    let base = try #require(RowID.range(of: 1)).lowerBound
     try fixture.connection.execute(
       """
       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400000)

@@ -62,7 +62,7 @@ struct RolloutTests {
     let statement = try reader.prepare(
       """
       SELECT DISTINCT o.variant, s.name FROM outcomes o
-      JOIN flag_states s ON s.code = o.flag_state WHERE o.id >> 40 = 2
+      JOIN flag_states s ON s.code = o.flag_state WHERE o.id >> 32 = 2
       """)
     #expect(try statement.step())
     #expect(statement.int64(at: 0) == 0)

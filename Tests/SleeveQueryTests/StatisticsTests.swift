@@ -51,6 +51,7 @@ struct StatisticsTests {
     arguments: [
       (99, 99.0, true), (100, 99.0, false), (19, 95.0, true), (20, 95.0, false),
       (1, 50.0, true), (2, 50.0, false), (999, 99.9, true), (1_000, 99.9, false), (0, 100.0, true),
+      (1, 100.0, true), (1_000_000, 100.0, true),
     ])
   func insufficientRule(count: Int, point: Double, insufficient: Bool) {
     #expect(Percentile.isInsufficient(count: count, point: point) == insufficient)

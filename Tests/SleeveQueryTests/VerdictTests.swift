@@ -112,11 +112,11 @@ struct VerdictTests {
     #expect(passAndHold.decision == .hold)
   }
 
-  @Test("no thresholds and no flag-off cohort: hold, and the verdict says why")
+  @Test("no thresholds and no flag-off cohort: nothing to check, and the verdict says why")
   func nothingToJudge() {
     let verdict = FlagVerdict(Self.flag(on: Self.cohort(ok: 100, failed: 0)))
     #expect(verdict.checks.isEmpty)
-    #expect(verdict.decision == .hold)
+    #expect(verdict.decision == .nothingToCheck)
     #expect(verdict.notes.contains("No thresholds and no flag-off cohort: nothing to judge."))
   }
 }

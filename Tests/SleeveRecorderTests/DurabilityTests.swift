@@ -80,7 +80,7 @@ struct DurabilityTests {
     for session in sessions { try await session.end() }
     let reader = try Inspector(path: path)
     #expect(
-      try reader.rows("SELECT id >> 40, count(*) FROM outcomes GROUP BY 1 ORDER BY 1")
+      try reader.rows("SELECT id >> 32, count(*) FROM outcomes GROUP BY 1 ORDER BY 1")
         == sessions.map { "\($0.rowID)|250" })
     #expect(Set(try reader.rows("SELECT uuid FROM sessions")).count == 4)
   }

@@ -19,7 +19,7 @@ struct ProcessTests {
     let reader = try Inspector(path: path)
     #expect(try reader.count("outcomes") == 100_000)
     #expect(
-      try reader.rows("SELECT count(*) FROM outcomes GROUP BY id >> 40") == ["50000", "50000"])
+      try reader.rows("SELECT count(*) FROM outcomes GROUP BY id >> 32") == ["50000", "50000"])
     #expect(try reader.rows("SELECT DISTINCT status FROM sessions") == ["ended"])
     #expect(try reader.text("PRAGMA integrity_check") == "ok")
   }

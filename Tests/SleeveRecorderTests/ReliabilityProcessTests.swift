@@ -80,7 +80,7 @@ struct ReliabilityProcessTests {
     let reader = try Inspector(path: path)
     #expect(try reader.count("outcomes") == 400_000)
     #expect(
-      try reader.rows("SELECT count(*) FROM outcomes GROUP BY id >> 40")
+      try reader.rows("SELECT count(*) FROM outcomes GROUP BY id >> 32")
         == Array(repeating: "100000", count: 4))
     #expect(reads > 0)
   }

@@ -55,7 +55,7 @@ struct RoundTripTests {
         "validate|64|NULL|0|NULL", "charge|64|NULL|0|NULL", "gated|64|new-pay|0|NULL",
         "owned|64|NULL|0|ownerReleased", "slow|1|NULL|1|cancelled",
       ])
-    #expect(try db.int("SELECT min(id >> 40) FROM registrations") == sessionID)
+    #expect(try db.int("SELECT min(id >> 32) FROM registrations") == sessionID)
     // tap: 3 fires; sendActions: 1; disabled tap: 3.
     #expect(try db.count("fires") == 7)
     let outcomes = try db.rows(

@@ -80,7 +80,8 @@ struct WaitBoundTests {
     // Recording resumes with the next batch: strict fires commit again, sessions start.
     let reader = try Inspector(path: path)
     for _ in 0..<2 { strictButton.sendActions(for: .touchUpInside) }
-    #expect(try reader.count("fires", where: "id >> 40 = \(strict.rowID)") == 1 + 2)
+    #expect(
+      try reader.count("fires", where: "id >> \(RowID.numberBits) = \(strict.rowID)") == 1 + 2)
     let after = try recorder.startSession(name: "after")
     try await after.end()
     try await strict.end()

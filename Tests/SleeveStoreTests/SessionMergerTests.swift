@@ -35,7 +35,7 @@ struct SessionMergerTests {
         """
         SELECT count(*) FROM outcomes o JOIN fires f ON f.id = o.fire_id
           JOIN registrations r ON r.id = o.registration_id
-        WHERE o.id >> 40 = f.id >> 40 AND o.id >> 40 = r.session_id
+        WHERE o.id >> 32 = f.id >> 32 AND o.id >> 32 = r.session_id
         """) == 1_003)
   }
 
@@ -88,14 +88,14 @@ struct SessionMergerTests {
     let id = try target.scalarInt("SELECT id FROM sessions WHERE name = 'live'")
     let stale = try merger.merge(path: early.path, includeUnterminated: true)
     #expect(stale.refreshed.isEmpty && stale.alreadyPresent == 1)
-    #expect(try target.scalarInt("SELECT count(*) FROM outcomes WHERE id >> 40 = \(id ?? 0)") == 4)
+    #expect(try target.scalarInt("SELECT count(*) FROM outcomes WHERE id >> 32 = \(id ?? 0)") == 4)
 
     try later.outcomes(session: 1, handler: 1, durations: [5])
     try later.connection.execute(
       "UPDATE sessions SET status = 'ended', ended_unix_ns = heartbeat_unix_ns")
     #expect(try merger.merge(path: later.path, includeUnterminated: false).refreshed == ["live"])
     #expect(try target.scalarInt("SELECT id FROM sessions WHERE name = 'live'") == id)
-    #expect(try target.scalarInt("SELECT count(*) FROM outcomes WHERE id >> 40 = \(id ?? 0)") == 5)
+    #expect(try target.scalarInt("SELECT count(*) FROM outcomes WHERE id >> 32 = \(id ?? 0)") == 5)
     #expect(try target.scalarInt("SELECT count(*) FROM sessions") == 2)
   }
 

@@ -41,7 +41,7 @@ public final class FixtureDatabase {
   public func handler(
     session: Int64, number: Int64, name: String, control: String, flag: String? = nil
   ) throws {
-    let controlID = session << 40 | number
+    let controlID = session << 32 | number
     try connection.execute(
       "INSERT OR IGNORE INTO controls (id, session_id, name, kind) VALUES (\(controlID), \(session), '\(control)', 'Button')"
     )
@@ -50,7 +50,7 @@ public final class FixtureDatabase {
       """
       INSERT INTO registrations (id, session_id, control_id, events, kind, handler, flag_key,
         is_async, site, registered_at_ns)
-      VALUES (\(session << 40 | number), \(session), \(controlID), 64, 'closure', '\(name)',
+      VALUES (\(session << 32 | number), \(session), \(controlID), 64, 'closure', '\(name)',
         \(flagSQL), 0, 'Fixture.swift:1', 0)
       """)
   }
@@ -61,12 +61,12 @@ public final class FixtureDatabase {
     variant: Int? = nil, events: Int = 64
   ) throws {
     for duration in durations {
-      let fire = session << 40 | (1 << 30 + nextFire)
+      let fire = session << 32 | (1 << 30 + nextFire)
       nextFire += 1
       try connection.execute(
         """
         INSERT INTO fires (id, control_id, events, origin, depth, at_ns)
-        VALUES (\(fire), \(session << 40 | number), \(events), 1, 1, 0)
+        VALUES (\(fire), \(session << 32 | number), \(events), 1, 1, 0)
         """)
       let variantSQL = variant.map(String.init) ?? "NULL"
       let stateSQL = variant.map { $0 == 1 ? "1" : "3" } ?? "NULL"
@@ -74,7 +74,7 @@ public final class FixtureDatabase {
         """
         INSERT INTO outcomes (id, fire_id, registration_id, status, variant, flag_state,
           is_async, started_ns, duration_ns)
-        VALUES (\(session << 40 | nextOutcome), \(fire), \(session << 40 | number), \(status),
+        VALUES (\(session << 32 | nextOutcome), \(fire), \(session << 32 | number), \(status),
           \(variantSQL), \(stateSQL), 0, 0, \(duration))
         """)
       nextOutcome += 1

@@ -34,14 +34,10 @@ enum CheckCommand: Command {
     let database = try context.openDatabase()
     try database.verifyIntegrity()
     let sessions = try database.sessions(matching: filter)
+    for note in try database.unmatchedFilters(filter) { context.console.error("Note: \(note)\n") }
     let result = try database.gate(matching: filter, thresholds: thresholds)
-    guard !result.checks.isEmpty else {
-      throw UsageError(
-        "Nothing to check: no flag in the selected sessions has thresholds or a flag-off "
-          + "cohort; pass --max-error-rate or --max-p99", command: spec.name)
-    }
     let decision = result.decision
-    let exit = exitCode(for: decision)
+    let exit = try exitCode(for: decision)
     let json = JSONValue.object([
       ("decision", .string(decision.rawValue)), ("exitCode", .int(Int64(exit.rawValue))),
       ("sessions", .array(sessions.map { .int($0.id) })),
@@ -58,12 +54,17 @@ enum CheckCommand: Command {
     return exit
   }
 
-  /// The exit code of a decision: 0 promote, 1 rollback, 2 hold.
-  static func exitCode(for decision: RolloutDecision) -> ExitCode {
+  /// The exit code of a decision: 0 promote, 1 rollback, 2 hold; nothing to check is a usage
+  /// error (64), as `report` says `nothing-to-check` for the same selection.
+  static func exitCode(for decision: RolloutDecision) throws -> ExitCode {
     switch decision {
-    case .promote: .success
-    case .rollback: .breach
-    case .hold: .insufficient
+    case .promote: return .success
+    case .rollback: return .breach
+    case .hold: return .insufficient
+    case .nothingToCheck:
+      throw UsageError(
+        "Nothing to check: no flag in the selected sessions has thresholds or a flag-off "
+          + "cohort; pass --max-error-rate or --max-p99", command: spec.name)
     }
   }
 

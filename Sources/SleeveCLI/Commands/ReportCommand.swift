@@ -37,6 +37,9 @@ enum ReportCommand: Command {
     }
     let database = try context.openDatabase()
     try database.verifyIntegrity()
+    for note in try database.unmatchedFilters(filter) {
+      context.console.error("Note: \(TerminalText.escaped(note))\n")
+    }
     let report = try database.rolloutReport(matching: filter, minSamples: minSamples)
     let text =
       switch format {

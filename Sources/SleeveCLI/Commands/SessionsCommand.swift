@@ -5,10 +5,12 @@ enum SessionsCommand: Command {
   static let spec = CommandSpec(
     name: "sessions", abstract: "List recorded sessions with their status and counts.",
     discussion: "Lists every session unless --session narrows it (default here: all).",
-    options: SharedOptions.common
-      + SharedOptions.filters.filter {
-        ["session", "name", "since"].contains($0.name)
-      })
+    options: SharedOptions.common + [session]
+      + SharedOptions.filters.filter { ["name", "since"].contains($0.name) })
+
+  /// `--session`, whose default here is `all` (the shared option's help says `last`).
+  static let session = OptionSpec(
+    "session", value: "session", help: "all (default), last, a session id or a UUID.")
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)

@@ -15,7 +15,8 @@ extension QueryDatabase {
     in session: SessionSummary, _ body: (ExportFireGroup) throws -> Void
   ) throws {
     try translating {
-      let (lower, upper) = session.idRange
+      guard let ids = session.idRange else { return }  // a session that owns no rows
+      let (lower, upper) = (ids.lowerBound, ids.upperBound)
       let fires = try FireCursor(database: self, lower: lower, upper: upper, session: session)
       let outcomes = try OutcomeCursor(
         database: self, lower: lower, upper: upper, session: session)
@@ -43,18 +44,36 @@ extension QueryDatabase {
 /// The number part of a row id: stable when sessions are merged.
 private func number(of id: Int64) -> Int64 { RowID.number(of: id) }
 
+/// The wall-clock time of a monotonic offset from the session's start; a pair a file can hold
+/// whose sum does not fit in Int64 is a damaged row (65, naming it), never a trap or a
+/// wrapped time.
+private func unixNanoseconds(
+  _ start: Int64, plus offset: Int64, row: @autoclosure () -> String, path: String
+) throws -> Int64 {
+  let (sum, overflow) = start.addingReportingOverflow(offset)
+  guard !overflow else {
+    throw QueryError.store(
+      .corrupt(
+        path: path,
+        detail: "\(row()): its time from the session's start does not fit in Int64 nanoseconds"))
+  }
+  return sum
+}
+
 /// Fires of one session in id order, with their control.
 private struct FireCursor {
   let statement: Statement
   let parentLookup: Statement
   let startedUnixNanoseconds: Int64
+  let path: String
 
   init(database: QueryDatabase, lower: Int64, upper: Int64, session: SessionSummary) throws {
+    path = database.path
     statement = try database.connection.prepare(
       """
       SELECT f.id, f.parent_fire_id, f.events, f.origin, f.depth, f.at_ns, c.name, c.kind
       FROM fires f LEFT JOIN controls c ON c.id = f.control_id
-      WHERE f.id >= ? AND f.id < ? ORDER BY f.id
+      WHERE f.id BETWEEN ? AND ? ORDER BY f.id
       """)
     try statement.bind(lower, at: 1)
     try statement.bind(upper, at: 2)
@@ -74,7 +93,8 @@ private struct FireCursor {
         .description,
       origin: statement.int64(at: 3) == 0 ? "interaction" : "programmatic",
       depth: statement.int64(at: 4),
-      atUnixNanoseconds: startedUnixNanoseconds &+ statement.int64(at: 5))
+      atUnixNanoseconds: try unixNanoseconds(
+        startedUnixNanoseconds, plus: statement.int64(at: 5), row: "fires row \(id)", path: path))
     return (id, fire)
   }
 
@@ -111,6 +131,7 @@ private struct OutcomeCursor {
   let errorLookup: Statement
   let startedUnixNanoseconds: Int64
   private let lastRegistration = LastRegistration()
+  let path: String
 
   static let statusNames = GroupTally.statusNames
   static let reasonNames = [1: "flagOff", 2: "removed", 3: "disabled"]
@@ -128,11 +149,12 @@ private struct OutcomeCursor {
   }
 
   init(database: QueryDatabase, lower: Int64, upper: Int64, session: SessionSummary) throws {
+    path = database.path
     statement = try database.connection.prepare(
       """
       SELECT fire_id, id, registration_id, variant, flag_state, is_async, status, reason,
         started_ns, duration_ns, error_type IS NOT NULL OR error_message IS NOT NULL
-      FROM outcomes WHERE id >= ? AND id < ? ORDER BY fire_id, id
+      FROM outcomes WHERE id BETWEEN ? AND ? ORDER BY fire_id, id
       """)
     try statement.bind(lower, at: 1)
     try statement.bind(upper, at: 2)
@@ -162,7 +184,9 @@ private struct OutcomeCursor {
       isAsync: statement.int64(at: 5) != 0,
       status: Self.statusNames.indices.contains(status) ? Self.statusNames[status] : String(status),
       skipReason: statement.optionalInt64(at: 7).map { Self.reasonNames[Int($0)] ?? String($0) },
-      startedUnixNanoseconds: startedUnixNanoseconds &+ statement.int64(at: 8),
+      startedUnixNanoseconds: try unixNanoseconds(
+        startedUnixNanoseconds, plus: statement.int64(at: 8), row: "outcomes row \(id)",
+        path: path),
       durationNanoseconds: statement.int64(at: 9), errorType: error.0, errorMessage: error.1)
     return (fireID, outcome)
   }

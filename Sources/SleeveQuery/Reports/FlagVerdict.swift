@@ -9,7 +9,7 @@
 public struct FlagVerdict: Equatable, Sendable {
   /// The flag's key.
   public let flag: String
-  /// promote, hold or rollback.
+  /// promote, hold or rollback; `nothingToCheck` when the flag has no check.
   public let decision: RolloutDecision
   /// The checks, thresholds first, then the comparisons.
   public let checks: [GateCheck]
@@ -52,7 +52,7 @@ public struct FlagVerdict: Equatable, Sendable {
     flag = report.key
     self.checks = checks
     self.notes = notes
-    decision = checks.isEmpty ? .hold : RolloutDecision(checks)
+    decision = RolloutDecision(checks)
   }
 
   private static func errorRateComparison(
@@ -65,10 +65,12 @@ public struct FlagVerdict: Equatable, Sendable {
       n < floor || test == nil
       ? .insufficient
       : (test!.pValue < GateCheck.significance ? .breach : .pass)
+    var detail = "on n \(on.n), off n \(off.n)"
+    if test?.noVariance == true { detail += "; " + noVarianceNote }
     return GateCheck(
       subject: subject + " (on vs off)", metric: .errorRateVersusOff, value: on.errorRate,
       threshold: off.errorRate ?? 0, n: n, minSamples: floor, verdict: verdict,
-      pValue: test?.pValue, detail: "on n \(on.n), off n \(off.n)")
+      pValue: test?.pValue, detail: detail)
   }
 
   private static func latencyComparison(
@@ -89,13 +91,22 @@ public struct FlagVerdict: Equatable, Sendable {
     var detail = "median on \(Self.nanoseconds(on.p50Nanoseconds)) vs off "
     detail += Self.nanoseconds(off.p50Nanoseconds)
     if shift?.subsampled == true { detail += "; shift from evenly spaced subsamples" }
+    if test?.noVariance == true { detail += "; " + noVarianceNote }
     return GateCheck(
       subject: subject + " (on vs off)", metric: .latencyVersusOff, value: shift?.estimate,
       threshold: minimum, n: n, minSamples: floor, verdict: verdict, pValue: test?.pValue,
       detail: detail)
   }
 
+  /// What a comparison with no variance says: the p-value is 1 by decision (see README).
+  public static let noVarianceNote = "no variance (every value equal): p = 1, no evidence"
+
+  /// `1234 ns`; a value a file can hold beyond Int64 (a median of `Int64.max`) is printed as
+  /// the `Double` it is, never converted with a trap.
   private static func nanoseconds(_ value: Double?) -> String {
-    value.map { "\(Int64($0.rounded())) ns" } ?? "-"
+    guard let value else { return "-" }
+    let rounded = value.rounded()
+    guard let exact = Int64(exactly: rounded) else { return "\(rounded) ns" }
+    return "\(exact) ns"
   }
 }

@@ -93,7 +93,7 @@ public struct GateCheck: Equatable, Sendable {
 }
 
 /// A rollout decision, as Argo Rollouts' analysis calls them Successful, Inconclusive and
-/// Failed.
+/// Failed; and, when there was nothing to judge, none of them.
 public enum RolloutDecision: String, Equatable, Sendable {
   /// Every check passed.
   case promote
@@ -101,11 +101,17 @@ public enum RolloutDecision: String, Equatable, Sendable {
   case hold
   /// A check with enough samples breached a threshold or found flag-on significantly worse.
   case rollback
+  /// There was no check at all (no thresholds and no flag-off cohort): `check` refuses to
+  /// gate on it (exit 64), and `report` says so, never `promote`.
+  case nothingToCheck = "nothing-to-check"
 
-  /// The decision for a set of checks: `rollback` when any check with enough samples
+  /// The decision for a set of checks, the one home of it for a flag, `check` and `report`:
+  /// `nothingToCheck` for no checks, else `rollback` when any check with enough samples
   /// breaches, else `hold` when any check lacks samples, else `promote`.
   public init(_ checks: [GateCheck]) {
-    if checks.contains(where: { $0.verdict == .breach }) {
+    if checks.isEmpty {
+      self = .nothingToCheck
+    } else if checks.contains(where: { $0.verdict == .breach }) {
       self = .rollback
     } else if checks.contains(where: { $0.verdict == .insufficient }) {
       self = .hold

@@ -22,6 +22,10 @@ public struct GroupTally: Sendable {
   /// All outcomes, whatever their status.
   public var total: Int { counts.reduce(0, +) }
 
+  /// The key of the group whose key is unknown: ungated handlers under `--by flag`, and
+  /// outcomes whose registration, control or fire row is missing.
+  public static let unknownKey = "-"
+
   /// The names of the status codes, in code order.
   public static let statusNames = [
     "ok", "failed", "ownerReleased", "skipped", "cancelled", "recursionLimit",

@@ -4,8 +4,12 @@ import SleeveStore
 /// One pass over the selected sessions' outcomes, tallied by group.
 ///
 /// Handlers are resolved to groups once per session (from the small registrations and controls
-/// tables); outcomes are then read with a range scan of the primary key (`id >> 40` is the
+/// tables); outcomes are then read with a range scan of the primary key (`id >> 32` is the
 /// session) and looked up by registration number in an array, not a hash table.
+///
+/// Every outcome is counted in every grouping: one whose registration, control or fire row is
+/// missing (lost with a failed write) goes to the group `-` of the key it lacks, unless a
+/// `--control`, `--handler` or `--flag` filter is given (an unknown handler matches none).
 struct OutcomeScan {
   let database: QueryDatabase
   let sessions: [SessionSummary]
@@ -30,21 +34,20 @@ struct OutcomeScan {
   private func scan(_ session: SessionSummary, routes: HandlerRoutes, into table: GroupTable)
     throws
   {
-    guard !routes.isEmpty else { return }
+    guard !routes.isEmpty, let ids = session.idRange else { return }
     let byEvent = grouping == .event
     let statement = try database.connection.prepare(
       byEvent
         ? """
         SELECT o.registration_id, o.status, o.variant, o.duration_ns, f.events
-        FROM outcomes o JOIN fires f ON f.id = o.fire_id WHERE o.id >= ? AND o.id < ?
+        FROM outcomes o LEFT JOIN fires f ON f.id = o.fire_id WHERE o.id BETWEEN ? AND ?
         """
         : """
         SELECT registration_id, status, variant, duration_ns
-        FROM outcomes WHERE id >= ? AND id < ?
+        FROM outcomes WHERE id BETWEEN ? AND ?
         """)
-    let (lower, upper) = session.idRange
-    try statement.bind(lower, at: 1)
-    try statement.bind(upper, at: 2)
+    try statement.bind(ids.lowerBound, at: 1)
+    try statement.bind(ids.upperBound, at: 2)
     var eventGroups: [Int64: Int32] = [:]
     while try statement.step() {
       let variant = statement.isNull(at: 2) ? -1 : Int(statement.int64(at: 2))
@@ -52,6 +55,11 @@ struct OutcomeScan {
         continue
       }
       if byEvent {
+        guard !statement.isNull(at: 4) else {
+          index = table.index(of: GroupTally.unknownKey)  // the fire's row was lost
+          tally(statement, into: index, of: table)
+          continue
+        }
         let events = statement.int64(at: 4)
         if let known = eventGroups[events] {
           index = known
@@ -61,12 +69,17 @@ struct OutcomeScan {
           eventGroups[events] = index
         }
       }
-      let status = Int(statement.int64(at: 1))
-      guard status >= 0 && status < 6 else { continue }
-      table.groups[Int(index)].counts[status] += 1
-      if collectDurations && status <= 1 {
-        table.groups[Int(index)].durations.append(statement.int64(at: 3))
-      }
+      tally(statement, into: index, of: table)
+    }
+  }
+
+  /// Counts the current row (registration, status, variant, duration) into group `index`.
+  private func tally(_ row: Statement, into index: Int32, of table: GroupTable) {
+    let status = Int(row.int64(at: 1))
+    guard status >= 0 && status < 6 else { return }
+    table.groups[Int(index)].counts[status] += 1
+    if collectDurations && status <= 1 {
+      table.groups[Int(index)].durations.append(row.int64(at: 3))
     }
   }
 }
@@ -89,49 +102,69 @@ final class GroupTable {
   }
 }
 
-/// Which group each of a session's handlers feeds, by registration number (the low 40 bits of
-/// its id), with one entry per variant for `--by variant`. Filtered-out handlers feed none.
+/// Which group each of a session's handlers feeds, by registration number (the low 32 bits of
+/// its id), with one entry per variant for `--by variant`. Filtered-out handlers feed none;
+/// outcomes of a registration whose row is missing feed the `-` group (unless a handler,
+/// control or flag filter is given).
 struct HandlerRoutes {
   private var routes: [Route?] = []
   private var overflow: [Int64: Route] = [:]
+  /// Where outcomes of an unknown registration go, or `nil` when a filter excludes them.
+  private var unknown: Route?
 
   private struct Route {
     let ungated: Int32
     let off: Int32
     let on: Int32
+
+    /// A registration the filters exclude.
+    static let excluded = Route(ungated: -1, off: -1, on: -1)
   }
 
-  var isEmpty: Bool { routes.allSatisfy { $0 == nil } && overflow.isEmpty }
+  var isEmpty: Bool {
+    unknown == nil && routes.allSatisfy { $0 == nil || $0?.on == -1 }
+      && overflow.values.allSatisfy { $0.on == -1 }
+  }
 
   init(
     database: QueryDatabase, session: SessionSummary, grouping: Grouping, filter: QueryFilter,
     group: (String) -> Int32
   ) throws {
+    guard let ids = session.idRange else { return }  // a session that owns no rows
+    let sessionKey = "\(session.id) \(session.name)"
+    if !filter.narrowsHandlers {
+      let index = group(grouping == .session ? sessionKey : GroupTally.unknownKey)
+      unknown = Route(ungated: index, off: index, on: index)
+    }
     let statement = try database.connection.prepare(
       """
-      SELECT r.id, r.handler, r.flag_key, c.name FROM registrations r
-      JOIN controls c ON c.id = r.control_id WHERE r.id >= ? AND r.id < ?
+      SELECT r.id, r.handler, r.flag_key, c.name, r.identifier, r.site FROM registrations r
+      LEFT JOIN controls c ON c.id = r.control_id WHERE r.id BETWEEN ? AND ?
       """)
-    let (lower, upper) = session.idRange
-    try statement.bind(lower, at: 1)
-    try statement.bind(upper, at: 2)
+    try statement.bind(ids.lowerBound, at: 1)
+    try statement.bind(ids.upperBound, at: 2)
     while try statement.step() {
       let number = RowID.number(of: statement.int64(at: 0))
       let handler = statement.text(at: 1) ?? ""
       let flag = statement.text(at: 2)
-      let control = statement.text(at: 3) ?? ""
-      if let wanted = filter.handler, wanted != handler { continue }
-      if let wanted = filter.control, wanted != control { continue }
-      if let wanted = filter.flag, wanted != flag { continue }
+      let control = statement.text(at: 3)
+      guard
+        filter.selects(
+          handler: handler, identifier: statement.text(at: 4), site: statement.text(at: 5),
+          control: control, flag: flag)
+      else {
+        set(.excluded, for: number)
+        continue
+      }
       let route: Route
       switch grouping {
       case .control, .handler, .flag, .session, .event:
         let key =
           switch grouping {
-          case .control: control
+          case .control: control ?? GroupTally.unknownKey
           case .handler: handler
-          case .flag: flag ?? "-"
-          case .session: "\(session.id) \(session.name)"
+          case .flag: flag ?? GroupTally.unknownKey
+          case .session: sessionKey
           case .event, .variant: ""
           }
         let index = group(key)
@@ -140,7 +173,7 @@ struct HandlerRoutes {
         if let flag {
           route = Route(ungated: group(flag), off: group(flag + ":off"), on: group(flag + ":on"))
         } else {
-          let index = group("-")
+          let index = group(GroupTally.unknownKey)
           route = Route(ungated: index, off: index, on: index)
         }
       }
@@ -148,11 +181,12 @@ struct HandlerRoutes {
     }
   }
 
-  /// The group of an outcome of registration `id` with `variant` (-1 ungated, 0 off, 1 on).
+  /// The group of an outcome of registration `id` with `variant` (-1 ungated, 0 off, 1 on);
+  /// `nil` when the filters exclude it.
   func group(of id: Int64, variant: Int) -> Int32? {
     let number = RowID.number(of: id)
-    let route = number < routes.count ? routes[Int(number)] : overflow[number]
-    guard let route else { return nil }
+    let known = number < routes.count ? routes[Int(number)] : overflow[number]
+    guard let route = known ?? unknown, route.on >= 0 else { return nil }
     switch variant {
     case 0: return route.off
     case 1: return route.on

@@ -25,10 +25,9 @@ public struct RolloutReport: Sendable {
   /// Each handler, most invocations first.
   public let handlers: [HandlerRow]
 
-  /// The overall decision: the precedence of `check` over every flag's checks.
-  public var decision: RolloutDecision {
-    flags.isEmpty ? .hold : RolloutDecision(flags.flatMap(\.verdict.checks))
-  }
+  /// The overall decision, as `check` decides it over the same selection:
+  /// `RolloutDecision(_:)` over every flag's checks (`nothingToCheck` when there is none).
+  public var decision: RolloutDecision { RolloutDecision(flags.flatMap(\.verdict.checks)) }
 }
 
 extension QueryDatabase {

@@ -32,12 +32,13 @@ public struct SessionSummary: Equatable, Sendable {
     liveness.rawValue + (writeErrors > 0 ? ", failed writes" : "")
   }
 
-  /// Seconds from start to end (or to the last heartbeat).
+  /// Seconds from start to end (or to the last heartbeat), computed in `Double` so that any
+  /// pair of times a file holds gives a value (negative when the end is before the start).
   public var durationSeconds: Double {
-    Double(lastSeenUnixNanoseconds - startedUnixNanoseconds) / 1e9
+    (Double(lastSeenUnixNanoseconds) - Double(startedUnixNanoseconds)) / 1e9
   }
 
-  /// The first and one past the last row id of this session's rows in every id-partitioned
-  /// table (`id >> 40` is the session).
-  var idRange: (lower: Int64, upper: Int64) { RowID.range(of: id) }
+  /// The row ids of this session's rows in every id-partitioned table (`id >> 32` is the
+  /// session); `nil` for a session id outside `RowID.sessions`, which owns no rows.
+  var idRange: ClosedRange<Int64>? { RowID.range(of: id) }
 }

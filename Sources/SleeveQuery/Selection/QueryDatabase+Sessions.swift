@@ -13,7 +13,8 @@ extension QueryDatabase {
         conditions.append("id = ?")
         values.append(.integer(id))
       case .uuid(let uuid):
-        conditions.append("uuid = ?")
+        // UUIDs compare case-insensitively (RFC 9562): a file may hold one in upper case.
+        conditions.append("lower(uuid) = ?")
         values.append(.text(uuid.lowercased()))
       case .last, .all:
         break
@@ -67,11 +68,11 @@ extension QueryDatabase {
   }
 
   private func count(_ table: String, session: Int64) throws -> Int {
+    guard let ids = RowID.range(of: session) else { return 0 }  // owns no rows
     let statement = try connection.prepare(
-      "SELECT count(*) FROM \(table) WHERE id >= ? AND id < ?")
-    let (lower, upper) = RowID.range(of: session)
-    try statement.bind(lower, at: 1)
-    try statement.bind(upper, at: 2)
+      "SELECT count(*) FROM \(table) WHERE id BETWEEN ? AND ?")
+    try statement.bind(ids.lowerBound, at: 1)
+    try statement.bind(ids.upperBound, at: 2)
     _ = try statement.step()
     return Int(statement.int64(at: 0))
   }

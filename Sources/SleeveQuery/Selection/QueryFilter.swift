@@ -33,13 +33,31 @@ public struct QueryFilter: Equatable, Sendable {
   public var sinceUnixNanoseconds: Int64?
   /// Only handlers on controls with this name.
   public var control: String?
-  /// Only handlers with this name (their `id:` or registration site).
+  /// Only this handler: matched against its name as reports show it (its `id:`, else its
+  /// registration site; a target-action's prefixed by its type, `Router.dismiss`), its bare
+  /// `id:` (`dismiss`) and its registration site (`File.swift:42`), exactly.
   public var handler: String?
   /// Only handlers gated by this flag.
   public var flag: String?
 
   /// No filters: the last session, every handler.
   public init() {}
+
+  /// Whether a handler, control or flag filter is given.
+  public var narrowsHandlers: Bool { control != nil || handler != nil || flag != nil }
+
+  /// Whether the handler filters select a registration: the one home of what `--handler`,
+  /// `--control` and `--flag` match.
+  func selects(
+    handler name: String, identifier: String?, site: String?, control: String?, flag: String?
+  ) -> Bool {
+    if let wanted = handler, wanted != name, wanted != identifier, wanted != site {
+      return false
+    }
+    if let wanted = self.control, wanted != control { return false }
+    if let wanted = self.flag, wanted != flag { return false }
+    return true
+  }
 }
 
 /// How outcomes are grouped.

@@ -1,13 +1,20 @@
 /// The Mann-Whitney U test, one-sided (are the first sample's values larger?), by the normal
 /// approximation with tie correction and continuity correction: the same numbers as scipy's
 /// `mannwhitneyu(x, y, alternative="greater", method="asymptotic")`.
+///
+/// With no variance (every value of both samples tied) there is no evidence either way: the
+/// p-value is 1 and ``noVariance`` is true, as for ``TwoProportionTest`` (scipy gives 1 here
+/// too: its continuity correction makes z = −∞).
 public struct MannWhitneyTest: Equatable, Sendable {
   /// U for the first sample: the number of pairs (x, y) with x > y, ties counting half.
   public let u: Double
-  /// The standardized statistic.
+  /// The standardized statistic (0 when there is no variance).
   public let z: Double
-  /// The one-sided p-value for "the first sample is stochastically larger".
+  /// The one-sided p-value for "the first sample is stochastically larger" (1 when there is
+  /// no variance).
   public let pValue: Double
+  /// Whether every value is tied, so the statistic has no variance.
+  public let noVariance: Bool
 
   /// Tests `first` against `second`; `nil` when either is empty.
   public init?(_ first: [Int64], _ second: [Int64]) {
@@ -34,11 +41,13 @@ public struct MannWhitneyTest: Equatable, Sendable {
     let variance = n1 * n2 / 12 * ((n + 1) - tieTerm / (n * (n - 1)))
     guard variance > 0 else {
       z = 0
-      pValue = 0.5
+      pValue = 1
+      noVariance = true
       return
     }
     z = (u - mean - 0.5) / variance.squareRoot()
     pValue = NormalDistribution.survival(z)
+    noVariance = false
   }
 
   /// The method's name, as printed in reports.
@@ -48,6 +57,10 @@ public struct MannWhitneyTest: Equatable, Sendable {
 
 /// The Hodges-Lehmann estimate of the shift between two samples: the median of all pairwise
 /// differences (first − second).
+///
+/// Differences are taken in `Double`, so any durations a file holds (`Int64.max` against
+/// `Int64.min` included) give a shift, exact to 53 bits (±1 ns below 2^53 ns, about 104
+/// days) and never wrapped.
 public enum HodgesLehmann {
   /// Pairs beyond this are estimated from evenly spaced subsamples of both cohorts.
   public static let maximumPairs = 1_000_000
@@ -65,10 +78,11 @@ public enum HodgesLehmann {
       left = evenlySpaced(left.sorted(), count: min(side, left.count))
       right = evenlySpaced(right.sorted(), count: min(side, right.count))
     }
-    var differences: [Int64] = []
+    var differences: [Double] = []
     differences.reserveCapacity(left.count * right.count)
     for x in left {
-      for y in right { differences.append(x &- y) }
+      let first = Double(x)
+      for y in right { differences.append(first - Double(y)) }
     }
     guard let median = Percentile.of(&differences, at: [50])?.first else { return nil }
     return (median, subsampled)

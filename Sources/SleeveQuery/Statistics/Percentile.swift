@@ -3,6 +3,7 @@
 ///
 /// For sorted values x₀…xₙ₋₁ and p in 0…100, the rank is h = (n − 1)·p/100 and the result is
 /// x⌊h⌋ + (h − ⌊h⌋)·(x⌊h⌋₊₁ − x⌊h⌋). For {1,4,6,7,8,9,11,11,11}: p15 = 4.4, p20 = 5.2.
+/// Interpolation is in `Double`, so any values (`Int64.min` to `Int64.max`) give a result.
 public enum Percentile {
   /// The method's name, as printed in reports.
   public static let method = "linear interpolation between closest ranks (numpy default, type 7)"
@@ -12,27 +13,40 @@ public enum Percentile {
   public static func of(_ values: inout [Int64], at points: [Double]) -> [Double]? {
     guard !values.isEmpty else { return nil }
     return values.withUnsafeMutableBufferPointer { buffer in
-      points.map { point in interpolated(in: buffer, at: point) }
+      points.map { point in interpolated(in: buffer, at: point, Double.init) }
+    }
+  }
+
+  /// The percentiles `points` of `values` (which it reorders), as for `Int64` values.
+  static func of(_ values: inout [Double], at points: [Double]) -> [Double]? {
+    guard !values.isEmpty else { return nil }
+    return values.withUnsafeMutableBufferPointer { buffer in
+      points.map { point in interpolated(in: buffer, at: point) { $0 } }
     }
   }
 
   /// Whether a percentile is too extreme for `count` values to support: n < 1/(1 − p).
+  ///
+  /// The rule holds at p100 too, where 1/(1 − p) is infinite: no sample supports the
+  /// population's maximum (p99.999 already needs 100,000 values), so p100 is always marked.
+  /// The largest value observed is the `max` column, which is never marked.
   public static func isInsufficient(count: Int, point: Double) -> Bool {
-    guard point < 100 else { return count < 1 }
+    guard point < 100 else { return true }
     return Double(count) * (1 - point / 100) < 1 - 1e-9
   }
 
-  private static func interpolated(in values: UnsafeMutableBufferPointer<Int64>, at point: Double)
-    -> Double
-  {
+  private static func interpolated<Value: Comparable>(
+    in values: UnsafeMutableBufferPointer<Value>, at point: Double,
+    _ double: (Value) -> Double
+  ) -> Double {
     let rank = Double(values.count - 1) * min(max(point, 0), 100) / 100
     let lower = Int(rank.rounded(.down))
     let fraction = rank - Double(lower)
     let low = Selection.element(at: lower, in: values)
-    guard fraction > 0, lower + 1 < values.count else { return Double(low) }
+    guard fraction > 0, lower + 1 < values.count else { return double(low) }
     // After selection, everything past `lower` is ≥ low; the next order statistic is their minimum.
-    var high = Int64.max
-    for index in (lower + 1)..<values.count where values[index] < high { high = values[index] }
-    return Double(low) + fraction * (Double(high) - Double(low))
+    var high = values[lower + 1]
+    for index in (lower + 2)..<values.count where values[index] < high { high = values[index] }
+    return double(low) + fraction * (double(high) - double(low))
   }
 }

@@ -3,7 +3,9 @@
 enum Selection {
   /// Reorders `values` so that `values[k]` is the k-th smallest (0-based), everything before it
   /// is ≤ it and everything after it is ≥ it; returns it.
-  static func element(at k: Int, in values: UnsafeMutableBufferPointer<Int64>) -> Int64 {
+  static func element<Value: Comparable>(
+    at k: Int, in values: UnsafeMutableBufferPointer<Value>
+  ) -> Value {
     precondition(k >= 0 && k < values.count, "selection index out of range")
     var low = 0
     var high = values.count - 1
@@ -33,7 +35,9 @@ enum Selection {
     return values[k]
   }
 
-  private static func medianOfThree(_ a: Int64, _ b: Int64, _ c: Int64) -> Int64 {
+  private static func medianOfThree<Value: Comparable>(_ a: Value, _ b: Value, _ c: Value)
+    -> Value
+  {
     max(min(a, b), min(max(a, b), c))
   }
 }

@@ -143,7 +143,9 @@ final class BatchWriter {
         {
           try ensureControl(control, of: &session, key: key, newControls: &newControls)
         }
-        try insert(fire, of: session)
+        guard let id = session.fireRowID(fire.id), let control = session.controlRowID(fire.control)
+        else { return session.refuse() }
+        try insert(fire, id: id, control: control, of: session)
       }
     }
   }
@@ -164,7 +166,7 @@ final class BatchWriter {
         {
           // The handler's row was lost with a failed batch: write it again.
           try ensureControl(info.control, of: &session, key: key, newControls: &newControls)
-          try insertOrUpdate(info, of: session, forceInsert: true)
+          try insertOrUpdate(info, of: &session, forceInsert: true)
           session.lostRegistrations.remove(record.registration)
         }
         if checkLosses,
@@ -174,9 +176,12 @@ final class BatchWriter {
           session.failedEvents += 1
           return
         }
-        session.outcomeSequence += 1
+        guard let fire = session.parentFireRowID(record.fire),
+          let registration = session.registrationRowID(record.registration),
+          let id = session.nextOutcomeRowID()
+        else { return session.refuse() }
         let error = record.errorIndex == 0 ? nil : errors[Int(record.errorIndex) - 1]
-        try insert(record, error: error, id: session.rowID(session.outcomeSequence), of: session)
+        try insert(record, error: error, ids: (id, fire, registration), of: session)
       }
     }
   }
@@ -187,6 +192,8 @@ final class BatchWriter {
   ) throws {
     let key = pending.session
     if case .sessionStarted(let start) = pending.event {
+      // A file with no session ids left takes no new session (the start reports it).
+      guard try SessionIDs.next(in: connection) != nil else { return }
       try insertSession(start)
       staged[key] = WriterSession(
         rowID: connection.lastInsertRowID,
@@ -204,12 +211,13 @@ final class BatchWriter {
     case .registered(let box):
       let info = box.value
       try ensureControl(info.control, of: &session, key: key, newControls: &newControls)
-      try insertOrUpdate(info, of: session)
+      try insertOrUpdate(info, of: &session)
     case .removed(let removal):
       let statement = statements.markRegistrationRemoved
+      guard let id = session.registrationRowID(removal.id.rawValue) else { return }
       try statement.bind(session.sinceStart(removal.atNanoseconds), at: 1)
       try statement.bind(removal.reason.rawValue, at: 2)
-      try statement.bind(session.rowID(removal.id.rawValue), at: 3)
+      try statement.bind(id, at: 3)
       try statement.run()
     case .flagDefined(let box):
       try upsert(box.value, of: session)
@@ -252,8 +260,9 @@ final class BatchWriter {
     guard !session.knownControls.contains(number),
       newControls[key]?.contains(number) != true
     else { return }
+    guard let id = session.controlRowID(number) else { return session.refuse() }
     let statement = statements.insertControl
-    try statement.bind(session.rowID(number), at: 1)
+    try statement.bind(id, at: 1)
     try statement.bind(session.rowID, at: 2)
     try statement.bind(RecordedText.capped(control.name, to: .name), at: 3)
     try statement.bind(RecordedText.capped(control.kind, to: .name), at: 4)
@@ -262,9 +271,11 @@ final class BatchWriter {
   }
 
   private func insertOrUpdate(
-    _ info: RegistrationInfo, of session: WriterSession, forceInsert: Bool = false
+    _ info: RegistrationInfo, of session: inout WriterSession, forceInsert: Bool = false
   ) throws {
-    let id = session.rowID(info.id.rawValue)
+    guard let id = session.registrationRowID(info.id.rawValue),
+      let control = session.controlRowID(info.control.id.rawValue)
+    else { return session.refuse() }
     if info.change == .eventsChanged && !forceInsert {
       try statements.updateRegistrationEvents.bind(Int64(info.events.rawValue), at: 1)
       try statements.updateRegistrationEvents.bind(id, at: 2)
@@ -274,7 +285,7 @@ final class BatchWriter {
     let statement = statements.insertRegistration
     try statement.bind(id, at: 1)
     try statement.bind(session.rowID, at: 2)
-    try statement.bind(session.rowID(info.control.id.rawValue), at: 3)
+    try statement.bind(control, at: 3)
     try statement.bind(Int64(info.events.rawValue), at: 4)
     try statement.bind(info.kind.rawValue, at: 5)
     try statement.bind(RecordedText.capped(info.handler, to: .name), at: 6)
@@ -287,25 +298,28 @@ final class BatchWriter {
     try statement.run()
   }
 
-  private func insert(_ fire: FireRecord, of session: WriterSession) throws {
+  private func insert(_ fire: FireRecord, id: Int64, control: Int64, of session: WriterSession)
+    throws
+  {
     let statement = statements.insertFire
-    try statement.bind(session.rowID(fire.id), at: 1)
-    try statement.bind(session.rowID(fire.control), at: 2)
+    try statement.bind(id, at: 1)
+    try statement.bind(control, at: 2)
     try statement.bind(Int64(fire.events), at: 3)
     try statement.bind(Int64(fire.origin), at: 4)
-    try statement.bind(fire.parent == 0 ? nil : session.rowID(fire.parent), at: 5)
+    try statement.bind(session.parentFireRowID(fire.parent), at: 5)
     try statement.bind(Int64(fire.depth), at: 6)
     try statement.bind(session.sinceStart(fire.atNanoseconds), at: 7)
     try statement.run()
   }
 
   private func insert(
-    _ outcome: OutcomeRecord, error thrown: (any Error)?, id: Int64, of session: WriterSession
+    _ outcome: OutcomeRecord, error thrown: (any Error)?,
+    ids: (outcome: Int64, fire: Int64, registration: Int64), of session: WriterSession
   ) throws {
     let statement = statements.insertOutcome
-    try statement.bind(id, at: 1)
-    try statement.bind(session.rowID(outcome.fire), at: 2)
-    try statement.bind(session.rowID(outcome.registration), at: 3)
+    try statement.bind(ids.outcome, at: 1)
+    try statement.bind(ids.fire, at: 2)
+    try statement.bind(ids.registration, at: 3)
     try statement.bind(Int64(outcome.status), at: 4)
     try statement.bind(outcome.reason == 0 ? nil : Int64(outcome.reason), at: 5)
     try statement.bind(outcome.variant == 0 ? nil : Int64(outcome.variant - 1), at: 6)

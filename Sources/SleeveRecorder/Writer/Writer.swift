@@ -240,6 +240,8 @@ final class Writer: Sendable {
       for key in starts {
         if let failure {
           results.failures[key] = callerError(failure, operation: "start a session")
+        } else if writer.rowID(of: key) == 0 {
+          results.failures[key] = .store(.noSessionIDsLeft(path: path))  // see BatchWriter.apply
         } else {
           results.rowIDs[key] = writer.rowID(of: key)
         }

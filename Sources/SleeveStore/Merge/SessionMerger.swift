@@ -4,7 +4,7 @@
 ///
 /// Each session is copied in one transaction with `INSERT … SELECT` through `ATTACH` (SQLite
 /// streams the rows: memory stays flat for any session size), its row ids rewritten to the
-/// target's session number (`session << 40 | n`). Flag definitions and the session's flag
+/// target's session number (`session << 32 | n`, keeping n). Flag definitions and the session's flag
 /// history come with it; command-line flag changes are copied once each.
 ///
 /// ```swift
@@ -41,7 +41,7 @@ public final class SessionMerger {
   /// A merger that copies `chunk` ids per statement (tests use small chunks).
   init(target: Connection, chunk: Int64) {
     self.target = target
-    self.chunk = chunk
+    self.chunk = max(chunk, 1)
   }
 
   /// Copies every ended session of the database at `path` (and running or unterminated ones
@@ -51,7 +51,9 @@ public final class SessionMerger {
   ///   - progress: Called as the copy advances: after every 262,144 outcome ids of a session
   ///     and once each session is done (or skipped).
   /// - Throws: `StoreError` for an input that is not a Sleeve database or is from a newer
-  ///   Sleeve (nothing is copied from it); `SQLiteError` for I/O failures.
+  ///   Sleeve (nothing is copied from it), `StoreError.noSessionIDsLeft` when the target
+  ///   cannot take another session (what was copied before stays); `SQLiteError` for I/O
+  ///   failures.
   public func merge(
     path: String, includeUnterminated: Bool, progress: (Progress) -> Void = { _ in }
   ) throws -> Report {
@@ -150,27 +152,28 @@ public final class SessionMerger {
     return sessions
   }
 
-  /// The lowest and highest id of `table` in `lower..<upper` in the input, or `nil` when it has
-  /// none (each found with one primary-key seek).
-  private func idBounds(table: String, lower: Int64, upper: Int64) throws -> (Int64, Int64)? {
+  /// The lowest and highest id of `table` in `ids` in the input, or `nil` when it has none
+  /// (each found with one primary-key seek).
+  private func idBounds(table: String, ids: ClosedRange<Int64>) throws -> (Int64, Int64)? {
     var found: [Int64] = []
     for aggregate in ["min", "max"] {
       let statement = try target.prepare(
-        "SELECT \(aggregate)(id) FROM input.\(table) WHERE id >= ? AND id < ?")
-      try statement.bind(lower, at: 1)
-      try statement.bind(upper, at: 2)
+        "SELECT \(aggregate)(id) FROM input.\(table) WHERE id BETWEEN ? AND ?")
+      try statement.bind(ids.lowerBound, at: 1)
+      try statement.bind(ids.upperBound, at: 2)
       guard try statement.step(), let value = statement.optionalInt64(at: 0) else { return nil }
       found.append(value)
     }
     return (found[0], found[1])
   }
 
-  /// The target's copy of the session with `uuid`, if any.
+  /// The target's copy of the session with `uuid`, if any (UUIDs compare case-insensitively,
+  /// so a session written in upper case by one input is the same session in another).
   private func targetSession(uuid: String) throws -> (
     id: Int64, status: String, heartbeat: Int64
   )? {
     let statement = try target.prepare(
-      "SELECT id, status, heartbeat_unix_ns FROM main.sessions WHERE uuid = ?")
+      "SELECT id, status, heartbeat_unix_ns FROM main.sessions WHERE lower(uuid) = lower(?)")
     try statement.bind(uuid, at: 1)
     guard try statement.step() else { return nil }
     return (statement.int64(at: 0), statement.text(at: 1) ?? "", statement.int64(at: 2))
@@ -180,10 +183,11 @@ public final class SessionMerger {
   private func deleteTargetSession(_ id: Int64) throws {
     let ranged = ["outcomes", "fires", "registrations", "controls"]
     for table in ranged {
-      let statement = try target.prepare("DELETE FROM main.\(table) WHERE id >= ? AND id < ?")
-      let (lower, upper) = RowID.range(of: id)
-      try statement.bind(lower, at: 1)
-      try statement.bind(upper, at: 2)
+      guard let ids = RowID.range(of: id) else { break }  // a session that owns no ids
+      let statement = try target.prepare(
+        "DELETE FROM main.\(table) WHERE id BETWEEN ? AND ?")
+      try statement.bind(ids.lowerBound, at: 1)
+      try statement.bind(ids.upperBound, at: 2)
       try statement.run()
     }
     for table in ["flags", "flag_events"] {
@@ -208,12 +212,19 @@ public final class SessionMerger {
 
   /// Copies one session in one transaction, first deleting the target's earlier copy
   /// `replacing` when given; returns the outcomes copied.
+  ///
+  /// The id-ranged copies run in chunks of closed id ranges between the lowest and highest id
+  /// present (so the outcomes copy can report progress), never computing a bound past the
+  /// session's last id (which is `Int64.max` for the highest session).
   private func copy(
     _ session: InputSession, replacing: Int64?, progress: (Double) -> Void
   ) throws -> Int {
     // Deferred: the input is only read, so it must not be write-locked while its recorder runs.
     try target.transaction(deferred: true) {
       if let replacing { try deleteTargetSession(replacing) }
+      guard let newID = try replacing ?? SessionIDs.next(in: target) else {
+        throw StoreError.noSessionIDsLeft(path: target.path)
+      }
       let insertSession = try target.prepare(
         """
         INSERT INTO main.sessions (id, uuid, name, tags_json, started_unix_ns, ended_unix_ns,
@@ -225,77 +236,92 @@ public final class SessionMerger {
         FROM input.sessions WHERE id = ?1
         """)
       try insertSession.bind(session.id, at: 1)
-      try insertSession.bind(replacing, at: 2)  // NULL: the next free id
+      try insertSession.bind(newID, at: 2)
       try insertSession.run()
-      let newID = target.lastInsertRowID
-      let (lower, upper) = RowID.range(of: session.id)
-      let shift = RowID.make(session: newID, number: 0)
+      // A session id outside RowID.sessions owns no rows: its row alone is copied.
+      guard let ids = RowID.range(of: session.id), let shift = RowID.range(of: newID)?.lowerBound
+      else { return 0 }
       let mask = RowID.numberMask
-      let copies = [
-        """
-        INSERT INTO main.controls (id, session_id, name, kind)
-        SELECT ?3 | (id & ?4), ?5, name, kind FROM input.controls WHERE id >= ?1 AND id < ?2
-        """,
-        """
-        INSERT INTO main.registrations (id, session_id, control_id, events, kind, handler,
-          identifier, flag_key, is_async, anchor_type, site, registered_at_ns, removed_at_ns,
-          removal_reason)
-        SELECT ?3 | (id & ?4), ?5, ?3 | (control_id & ?4), events, kind, handler, identifier,
-          flag_key, is_async, anchor_type, site, registered_at_ns, removed_at_ns, removal_reason
-        FROM input.registrations WHERE id >= ?1 AND id < ?2
-        """,
-        """
-        INSERT INTO main.fires (id, control_id, events, origin, parent_fire_id, depth, at_ns)
-        SELECT ?3 | (id & ?4), ?3 | (control_id & ?4), events, origin,
-          CASE WHEN parent_fire_id IS NULL THEN NULL ELSE ?3 | (parent_fire_id & ?4) END,
-          depth, at_ns
-        FROM input.fires WHERE id >= ?1 AND id < ?2
-        """,
-        """
-        INSERT INTO main.outcomes (id, fire_id, registration_id, status, reason, variant,
-          flag_state, is_async, started_ns, duration_ns, error_type, error_message)
-        SELECT ?3 | (id & ?4), ?3 | (fire_id & ?4), ?3 | (registration_id & ?4), status, reason,
-          variant, flag_state, is_async, started_ns, duration_ns, error_type, error_message
-        FROM input.outcomes WHERE id >= ?1 AND id < ?2
-        """,
+      let ranged = [
+        (
+          "controls",
+          """
+          INSERT INTO main.controls (id, session_id, name, kind)
+          SELECT ?3 | (id & ?4), ?5, name, kind FROM input.controls WHERE id BETWEEN ?1 AND ?2
+          """
+        ),
+        (
+          "registrations",
+          """
+          INSERT INTO main.registrations (id, session_id, control_id, events, kind, handler,
+            identifier, flag_key, is_async, anchor_type, site, registered_at_ns, removed_at_ns,
+            removal_reason)
+          SELECT ?3 | (id & ?4), ?5, ?3 | (control_id & ?4), events, kind, handler, identifier,
+            flag_key, is_async, anchor_type, site, registered_at_ns, removed_at_ns, removal_reason
+          FROM input.registrations WHERE id BETWEEN ?1 AND ?2
+          """
+        ),
+        (
+          "fires",
+          """
+          INSERT INTO main.fires (id, control_id, events, origin, parent_fire_id, depth, at_ns)
+          SELECT ?3 | (id & ?4), ?3 | (control_id & ?4), events, origin,
+            CASE WHEN parent_fire_id IS NULL THEN NULL ELSE ?3 | (parent_fire_id & ?4) END,
+            depth, at_ns
+          FROM input.fires WHERE id BETWEEN ?1 AND ?2
+          """
+        ),
+        (
+          "outcomes",
+          """
+          INSERT INTO main.outcomes (id, fire_id, registration_id, status, reason, variant,
+            flag_state, is_async, started_ns, duration_ns, error_type, error_message)
+          SELECT ?3 | (id & ?4), ?3 | (fire_id & ?4), ?3 | (registration_id & ?4), status,
+            reason, variant, flag_state, is_async, started_ns, duration_ns, error_type,
+            error_message
+          FROM input.outcomes WHERE id BETWEEN ?1 AND ?2
+          """
+        ),
+      ]
+      var outcomes = 0
+      for (table, sql) in ranged {
+        guard let (first, last) = try idBounds(table: table, ids: ids) else { continue }
+        let statement = try target.prepare(sql)
+        var start = first
+        while true {
+          // Closed chunks: `end` never passes `last`, so nothing is computed past Int64.max.
+          let end = last - start < chunk ? last : start + (chunk - 1)
+          statement.reset()
+          // Numbered parameters: a statement counts up to the highest number it uses.
+          let values = [start, end, shift, mask, newID]
+          for position in 0..<Int(statement.parameterCount) {
+            try statement.bind(values[position], at: Int32(position + 1))
+          }
+          try statement.run()
+          if table == "outcomes" {
+            outcomes += Int(target.changes)
+            progress((Double(end) - Double(first) + 1) / (Double(last) - Double(first) + 1))
+          }
+          if end == last { break }
+          start = end + 1
+        }
+      }
+      for sql in [
         """
         INSERT INTO main.flags (session_id, key, owner, max_error_rate, max_p99_ns, min_samples)
-        SELECT ?5, key, owner, max_error_rate, max_p99_ns, min_samples
-        FROM input.flags WHERE session_id = ?6
+        SELECT ?1, key, owner, max_error_rate, max_p99_ns, min_samples
+        FROM input.flags WHERE session_id = ?2
         """,
         """
         INSERT INTO main.flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
-        SELECT ?5, key, state, reason, actor, at_unix_ns, at_ns
-        FROM input.flag_events WHERE session_id = ?6 ORDER BY id
+        SELECT ?1, key, state, reason, actor, at_unix_ns, at_ns
+        FROM input.flag_events WHERE session_id = ?2 ORDER BY id
         """,
-      ]
-      var outcomes = 0
-      for (index, sql) in copies.enumerated() {
+      ] {
         let statement = try target.prepare(sql)
-        let isOutcomes = index == 3
-        // The id-ranged copies (the first four) run in chunks between the lowest and highest
-        // id present, so the outcomes copy can report progress.
-        let table = ["controls", "registrations", "fires", "outcomes"]
-        let bounds =
-          index < table.count
-          ? try idBounds(table: table[index], lower: lower, upper: upper) : (lower, upper - 1)
-        guard let (first, last) = bounds else { continue }
-        var start = first
-        while start <= last {
-          let end = index < table.count ? min(start + chunk, last + 1) : upper
-          // Numbered parameters: a statement counts up to the highest number it uses.
-          let values = [start, end, shift, mask, newID, session.id]
-          statement.reset()
-          for position in 1...Int(statement.parameterCount) {
-            try statement.bind(values[position - 1], at: Int32(position))
-          }
-          try statement.run()
-          if isOutcomes {
-            outcomes += Int(target.changes)
-            progress(Double(end - first) / Double(last + 1 - first))
-          }
-          start = end
-        }
+        try statement.bind(newID, at: 1)
+        try statement.bind(session.id, at: 2)
+        try statement.run()
       }
       return outcomes
     }

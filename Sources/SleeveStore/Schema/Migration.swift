@@ -19,6 +19,7 @@ public struct Migration: Hashable, Sendable {
 public enum SchemaMigrations {
   /// Every migration this binary knows, oldest first.
   public static let all: [Migration] = [
-    Migration(id: "0001_initial", bytes: PackageResources._001_initial_sql)
+    Migration(id: "0001_initial", bytes: PackageResources._001_initial_sql),
+    Migration(id: "0002_row_ids", bytes: PackageResources._002_row_ids_sql),
   ]
 }

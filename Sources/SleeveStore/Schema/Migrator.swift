@@ -27,7 +27,8 @@ public enum Migrator {
   ///   - migrations: The known migrations, oldest first.
   /// - Returns: The ids applied by this call.
   /// - Throws: `StoreError` for a file that is not a Sleeve database or is from a newer
-  ///   Sleeve; `SQLiteError` when a migration fails (nothing of it is applied).
+  ///   Sleeve, and `StoreError.migrationRefused` when a migration's guard refuses a value the
+  ///   file holds; `SQLiteError` when a migration fails otherwise (nothing of it is applied).
   @discardableResult
   public static func migrate(
     _ connection: Connection, migrations: [Migration] = SchemaMigrations.all
@@ -36,6 +37,13 @@ public enum Migrator {
     guard current.unknown.isEmpty else {
       throw StoreError.newerSchema(path: connection.path, unknown: current.unknown)
     }
+    guard !current.pending.isEmpty else { return [] }
+    // Migrations rewrite keys in place (0002 rewrites every row id, parents before children,
+    // and files may hold orphaned rows), so no statement checks foreign keys while they run.
+    // SQLite only switches this outside a transaction; it is restored afterwards.
+    let foreignKeys = try connection.scalarInt("PRAGMA foreign_keys") ?? 0
+    if foreignKeys != 0 { try connection.execute("PRAGMA foreign_keys = OFF") }
+    defer { if foreignKeys != 0 { try? connection.execute("PRAGMA foreign_keys = ON") } }
     var applied: [String] = []
     for migration in migrations where current.pending.contains(migration.id) {
       let didApply = try connection.transaction { () throws -> Bool in
@@ -43,7 +51,13 @@ public enum Migrator {
         let check = try connection.prepare("SELECT 1 FROM schema_migrations WHERE id = ?")
         try check.bind(migration.id, at: 1)
         guard try !check.step() else { return false }
-        try connection.execute(migration.sql)
+        do {
+          try connection.execute(migration.sql)
+        } catch let error as SQLiteError where error.primaryCode == SQLiteError.constraint {
+          // A migration's guard (RAISE in a trigger) refused a value of the file.
+          throw StoreError.migrationRefused(
+            path: connection.path, migration: migration.id, reason: error.message)
+        }
         let record = try connection.prepare(
           "INSERT INTO schema_migrations (id, applied_unix_ns) VALUES (?, ?)")
         try record.bind(migration.id, at: 1)

@@ -34,7 +34,10 @@ public enum SessionLiveness: String, Sendable {
     isAlive: (Int64) -> Bool = SessionLiveness.processIsAlive
   ) -> SessionLiveness {
     if status == "ended" { return .ended }
-    if now - heartbeatUnixNanoseconds > staleAfterNanoseconds { return .unterminated }
+    // Any heartbeat a file holds (Int64.min included) gives an age: one too large to compute is
+    // stale.
+    let (age, overflow) = now.subtractingReportingOverflow(heartbeatUnixNanoseconds)
+    if overflow || age > staleAfterNanoseconds { return .unterminated }
     if host == localHost && !isAlive(pid) { return .unterminated }
     return .running
   }

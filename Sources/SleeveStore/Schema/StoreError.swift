@@ -19,8 +19,15 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
   case unreadable(path: String, reason: String)
   /// The file holds no Sleeve tables yet: it is empty or being created by a recorder.
   case noSessionsYet(path: String)
-  /// The file has an older schema than this binary reads: migrate it first.
+  /// The file was written by an older Sleeve: migrations this binary knows are not applied
+  /// (readers refuse it rather than read rows laid out differently).
   case olderSchema(path: String, pending: [String])
+  /// A migration refused to rewrite the file (a value in it does not fit the new layout);
+  /// nothing of the migration was applied.
+  case migrationRefused(path: String, migration: String, reason: String)
+  /// Every session id the file can hold is taken (ids are `RowID.sessions`, given in
+  /// ascending order).
+  case noSessionIDsLeft(path: String)
 
   /// One line naming the file, what is wrong and what to do.
   public var description: String {
@@ -47,8 +54,13 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
       "'\(path)' holds no sessions yet (it is empty, or a recorder is creating it); "
         + "record a session first"
     case .olderSchema(let path, let pending):
-      "'\(path)' has an older schema (pending migrations: \(pending.joined(separator: ", "))); "
-        + "run 'sleeve migrate --db \(path)' first"
+      "'\(path)' was written by an older Sleeve (pending migrations: "
+        + "\(pending.joined(separator: ", "))); run 'sleeve migrate --db \(path)' to read it"
+    case .migrationRefused(let path, let migration, let reason):
+      "'\(path)' cannot be migrated to \(migration) (\(reason)); the file is unchanged"
+    case .noSessionIDsLeft(let path):
+      "'\(path)' has no session ids left (the highest, "
+        + "\(RowID.sessions.upperBound), is taken); record or merge into a new file"
     }
   }
 }
