@@ -1,4 +1,5 @@
 import Foundation
+import SleeveStore
 import SleeveTestSupport
 import Testing
 
@@ -82,5 +83,27 @@ struct ArgumentBoundsTests {
     let result = await CLIRunner.run(["--db", fixture.path, "--format", "json", "sessions"])
     #expect(result.exit == 0)
     #expect(result.out.hasPrefix("{"))
+  }
+
+  @Test("flag commands record key, reason and actor within the recorded-text caps")
+  func flagCommandsAreCapped() async throws {
+    let fixture = try FixtureDatabase.standard()
+    let key = String(repeating: "k", count: 4_000)
+    let reason = String(repeating: "é", count: 2_000)  // 4,000 bytes: under the cap, kept whole
+    let result = await CLIRunner.run([
+      "rollback", key, "--reason", reason, "--actor", String(repeating: "a", count: 3_000),
+      "--create", "--db", fixture.path,
+    ])
+    #expect(result.exit == 0, "\(result.error)")
+    let reader = try Connection(path: fixture.path, mode: .readOnly)
+    let statement = try reader.prepare(
+      "SELECT length(CAST(key AS BLOB)), length(CAST(reason AS BLOB)), "
+        + "length(CAST(actor AS BLOB)) FROM flag_events WHERE actor LIKE 'aaa%'")
+    #expect(try statement.step())
+    #expect(statement.int64(at: 0) <= 1_024)
+    #expect(statement.int64(at: 1) == 4_000)
+    #expect(statement.int64(at: 2) <= 1_024)
+    let again = await CLIRunner.run(["enable", key, "--db", fixture.path])
+    #expect(again.exit == 0, "the same long key is known again: \(again.error)")
   }
 }

@@ -52,8 +52,10 @@ public struct FlagLedger {
     self.connection = connection
   }
 
-  /// Whether the database has ever seen `key`: defined by a session or changed.
+  /// Whether the database has ever seen `key` (as recorded: capped like every flag key):
+  /// defined by a session or changed.
   public func knows(_ key: String) throws -> Bool {
+    let key = RecordedText.capped(key, to: .name)
     let statement = try connection.prepare(
       """
       SELECT EXISTS (SELECT 1 FROM flags WHERE key = ?1)
@@ -64,17 +66,18 @@ public struct FlagLedger {
     return statement.int64(at: 0) != 0
   }
 
-  /// Records a change made outside any session (from the command line).
+  /// Records a change made outside any session (from the command line), its texts capped as
+  /// every recorded text is (`RecordedText`: key and actor 1,024 bytes, reason 4,096).
   public func record(_ change: Change) throws {
     let statement = try connection.prepare(
       """
       INSERT INTO flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
       VALUES (NULL, ?, ?, ?, ?, ?, NULL)
       """)
-    try statement.bind(change.key, at: 1)
+    try statement.bind(RecordedText.capped(change.key, to: .name), at: 1)
     try statement.bind(change.state, at: 2)
-    try statement.bind(change.reason, at: 3)
-    try statement.bind(change.actor, at: 4)
+    try statement.bind(change.reason.map { RecordedText.capped($0, to: .message) }, at: 3)
+    try statement.bind(change.actor.map { RecordedText.capped($0, to: .name) }, at: 4)
     try statement.bind(change.atUnixNanoseconds, at: 5)
     try statement.run()
   }
