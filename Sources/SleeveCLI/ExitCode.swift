@@ -12,13 +12,16 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable {
   public static let breach = ExitCode(rawValue: 1)
   /// `check`: no breach, but a check has too few samples to decide.
   public static let insufficient = ExitCode(rawValue: 2)
-  /// The command line was wrong (unknown option, bad value, missing argument).
+  /// The command line was wrong (unknown option, bad value, missing argument, an `--out` that
+  /// must not be written); `check`: nothing to check.
   public static let usage = ExitCode(rawValue: 64)
-  /// The file is not a Sleeve database, is damaged, or was written by a newer Sleeve.
+  /// The file is not a Sleeve database (or not a regular file), is damaged, or has an older
+  /// or newer schema.
   public static let dataError = ExitCode(rawValue: 65)
-  /// The database or the selected session does not exist.
+  /// The database or the selected session does not exist, cannot be read, or holds no
+  /// sessions yet.
   public static let notFound = ExitCode(rawValue: 66)
-  /// Reading or writing the file failed.
+  /// Reading or writing the database or an output (standard output included) failed.
   public static let ioError = ExitCode(rawValue: 74)
   /// The database stayed locked past the busy timeout; try again.
   public static let busy = ExitCode(rawValue: 75)
@@ -28,10 +31,10 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable {
     (.success, "Success; check: every check passed (promote)."),
     (.breach, "check: a check with enough samples breached (roll back)."),
     (.insufficient, "check: no breach, but too few samples to decide (hold)."),
-    (.usage, "Usage error: unknown option, bad value, missing argument."),
-    (.dataError, "Not a Sleeve database, damaged, or written by a newer Sleeve."),
-    (.notFound, "Database or session not found."),
-    (.ioError, "I/O error reading or writing the database."),
+    (.usage, "Usage error: unknown option, bad value, missing argument; check: nothing to check."),
+    (.dataError, "Not a Sleeve database (or not a regular file), damaged, older or newer."),
+    (.notFound, "Database or session not found, unreadable, or no sessions yet."),
+    (.ioError, "I/O error reading or writing the database or an output."),
     (.busy, "Database busy (locked) past the timeout; try again."),
   ]
 }

@@ -34,7 +34,7 @@ enum CheckCommand: Command {
     let database = try context.openDatabase()
     try database.verifyIntegrity()
     let sessions = try database.sessions(matching: filter)
-    for note in try database.unmatchedFilters(filter) { context.console.error("Note: \(note)\n") }
+    try context.noteUnmatchedFilters(filter, in: database)
     let result = try database.gate(matching: filter, thresholds: thresholds)
     let decision = result.decision
     let exit = try exitCode(for: decision)

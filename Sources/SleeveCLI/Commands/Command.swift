@@ -56,6 +56,14 @@ struct CommandContext {
     return database
   }
 
+  /// Says on standard error, one escaped `Note:` line each, which of the filters matched
+  /// nothing (the answer is still printed: an empty table, exit 0).
+  func noteUnmatchedFilters(_ filter: QueryFilter, in database: QueryDatabase) throws {
+    for note in try database.unmatchedFilters(filter) {
+      console.error("Note: \(TerminalText.escaped(note))\n")
+    }
+  }
+
   /// Writes a report in the chosen format to standard output; `header` and then `notes` are
   /// lines above the table (each escaped for the format).
   func print(table: Table, json: JSONValue, header: String? = nil, notes: [String] = []) {

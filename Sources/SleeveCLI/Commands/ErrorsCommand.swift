@@ -14,7 +14,7 @@ enum ErrorsCommand: Command {
     let grouping = try SharedOptions.grouping(arguments, context: context)
     let database = try context.openDatabase()
     let sessions = try database.sessions(matching: filter)
-    for note in try database.unmatchedFilters(filter) { context.console.error("Note: \(note)\n") }
+    try context.noteUnmatchedFilters(filter, in: database)
     let rows = try database.errorRates(matching: filter, by: grouping)
     var table = Table(
       columns: [

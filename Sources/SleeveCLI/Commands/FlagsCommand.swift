@@ -11,7 +11,7 @@ enum FlagsCommand: Command {
     let filter = try SharedOptions.filter(arguments, context: context)
     let database = try context.openDatabase()
     let sessions = try database.sessions(matching: filter)
-    for note in try database.unmatchedFilters(filter) { context.console.error("Note: \(note)\n") }
+    try context.noteUnmatchedFilters(filter, in: database)
     let flags = try database.flags(matching: filter)
     let cohortColumns = ["n", "error rate", "95% interval", "p50", "p95", "p99"]
     var table = Table(

@@ -20,7 +20,7 @@ enum LatencyCommand: Command {
       try context.value("percentiles", in: arguments, ValueParsers.percentiles) ?? [50, 95, 99]
     let database = try context.openDatabase()
     let sessions = try database.sessions(matching: filter)
-    for note in try database.unmatchedFilters(filter) { context.console.error("Note: \(note)\n") }
+    try context.noteUnmatchedFilters(filter, in: database)
     let rows = try database.latency(matching: filter, by: grouping, percentiles: percentiles)
     let labels = percentiles.map(Formatting.percentileLabel)
     var table = Table(

@@ -37,9 +37,7 @@ enum ReportCommand: Command {
     }
     let database = try context.openDatabase()
     try database.verifyIntegrity()
-    for note in try database.unmatchedFilters(filter) {
-      context.console.error("Note: \(TerminalText.escaped(note))\n")
-    }
+    try context.noteUnmatchedFilters(filter, in: database)
     let report = try database.rolloutReport(matching: filter, minSamples: minSamples)
     let text =
       switch format {
