@@ -44,7 +44,7 @@ enum HTMLReport {
       table{border-collapse:collapse;margin:.6rem 0 1rem;font-size:13px}
       th,td{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left}
       td.n{text-align:right;font-variant-numeric:tabular-nums}
-      .decision{font-size:1.2rem}.promote{color:#1b7f3b}.hold{color:#9a6700}.rollback{color:#c0392b}
+      .decision{font-size:1.2rem}.promote{color:#1b7f3b}.hold{color:#9a6700}.rollback{color:#c0392b}.nothing-to-check{color:#57606a}
       .note{color:#555}figure{margin:1rem 0}svg{max-width:100%;height:auto;background:#fafafa}
       section{border-top:2px solid #eee;padding-top:.5rem}
       </style></head><body>
