@@ -55,6 +55,24 @@ public final class QueryDatabase {
     }
   }
 
+  /// Runs `body` as one read transaction: every query made inside it answers from the same
+  /// snapshot of the file, however many there are and whatever recorders commit meanwhile.
+  /// A command that prints a header (the sessions) and numbers (the rows) reads both inside
+  /// one `snapshot`, so the two can never name different sessions.
+  ///
+  /// ```swift
+  /// let (sessions, rows) = try database.snapshot {
+  ///   (try database.sessions(matching: filter), try database.errorRates(matching: filter))
+  /// }
+  /// ```
+  public func snapshot<Result>(_ body: () throws -> Result) throws -> Result {
+    try translating(body)
+  }
+
+  /// Called before each outermost read transaction begins (tests: a recorder starting a
+  /// session between two reads).
+  @TaskLocal package static var beforeEachSnapshot: (@Sendable () -> Void)?
+
   /// Runs `body` as one read transaction (nested calls join the outermost one), so a report
   /// sees one snapshot of the file even while recorders commit batches into it; turns store
   /// and SQLite errors into `QueryError`.
@@ -65,6 +83,7 @@ public final class QueryDatabase {
         defer { readDepth -= 1 }
         return try body()
       }
+      Self.beforeEachSnapshot?()
       try connection.execute("BEGIN")
       readDepth = 1
       defer {

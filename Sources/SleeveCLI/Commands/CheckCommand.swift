@@ -32,10 +32,12 @@ enum CheckCommand: Command {
         try ValueParsers.count(text, minimum: 1)
       })
     let database = try context.openDatabase()
-    try database.verifyIntegrity()
-    let sessions = try database.sessions(matching: filter)
-    try context.noteUnmatchedFilters(filter, in: database)
-    let result = try database.gate(matching: filter, thresholds: thresholds)
+    let (sessions, result) = try database.snapshot {
+      try database.verifyIntegrity()
+      let sessions = try database.sessions(matching: filter)
+      try context.noteUnmatchedFilters(filter, in: database)
+      return (sessions, try database.gate(matching: filter, thresholds: thresholds))
+    }
     let decision = result.decision
     let exit = try exitCode(for: decision)
     let json = JSONValue.object([

@@ -13,9 +13,11 @@ enum ErrorsCommand: Command {
     let filter = try SharedOptions.filter(arguments, context: context)
     let grouping = try SharedOptions.grouping(arguments, context: context)
     let database = try context.openDatabase()
-    let sessions = try database.sessions(matching: filter)
-    try context.noteUnmatchedFilters(filter, in: database)
-    let rows = try database.errorRates(matching: filter, by: grouping)
+    let (sessions, rows) = try database.snapshot {
+      let sessions = try database.sessions(matching: filter)
+      try context.noteUnmatchedFilters(filter, in: database)
+      return (sessions, try database.errorRates(matching: filter, by: grouping))
+    }
     var table = Table(
       columns: [
         grouping.rawValue, "n", "ok", "failed", "error rate", "95% interval", "ownerReleased",

@@ -34,40 +34,45 @@ enum ExportCommand: Command {
       } ?? .ndjson
     let filter = try SharedOptions.filter(arguments, context: context)
     let database = try context.openDatabase()
-    let sessions = try database.sessions(matching: filter)
-    let sink = try ExportSink(
-      path: arguments["out"], protecting: [context.databasePath], console: context.console)
-    var outcomes = 0
-    var fires = 0
-    switch format {
-    case .otlpJSON:
-      let exporter = OTLPJSONExporter(sink: sink)
-      for session in sessions {
-        try exporter.begin(session)
-        try database.forEachFireGroup(in: session) { group in
-          fires += group.fire == nil ? 0 : 1
-          outcomes += group.outcomes.count
-          try exporter.add(group)
-        }
-      }
-      try exporter.flush()
-    case .ndjson, .csv:
-      let exporter: any RowExporter = format == .csv ? CSVRowExporter() : NDJSONRowExporter()
-      try exporter.begin(into: sink)
-      for session in sessions {
-        try database.forEachFireGroup(in: session) { group in
-          fires += group.fire == nil ? 0 : 1
-          for outcome in group.outcomes {
-            try exporter.write(
-              ExportColumns.cells(session: session, fire: group.fire, outcome: outcome),
-              into: sink)
+    // One snapshot: the sessions selected and every row exported come from the same state.
+    let (sessions, fires, outcomes) = try database.snapshot {
+      () throws -> ([SessionSummary], Int, Int) in
+      let sessions = try database.sessions(matching: filter)
+      let sink = try ExportSink(
+        path: arguments["out"], protecting: [context.databasePath], console: context.console)
+      var outcomes = 0
+      var fires = 0
+      switch format {
+      case .otlpJSON:
+        let exporter = OTLPJSONExporter(sink: sink)
+        for session in sessions {
+          try exporter.begin(session)
+          try database.forEachFireGroup(in: session) { group in
+            fires += group.fire == nil ? 0 : 1
+            outcomes += group.outcomes.count
+            try exporter.add(group)
           }
-          outcomes += group.outcomes.count
+        }
+        try exporter.flush()
+      case .ndjson, .csv:
+        let exporter: any RowExporter = format == .csv ? CSVRowExporter() : NDJSONRowExporter()
+        try exporter.begin(into: sink)
+        for session in sessions {
+          try database.forEachFireGroup(in: session) { group in
+            fires += group.fire == nil ? 0 : 1
+            for outcome in group.outcomes {
+              try exporter.write(
+                ExportColumns.cells(session: session, fire: group.fire, outcome: outcome),
+                into: sink)
+            }
+            outcomes += group.outcomes.count
+          }
         }
       }
+      try sink.finish()
+      return (sessions, fires, outcomes)
     }
-    try sink.finish()
-    if let path = sink.path {
+    if let path = arguments["out"] {
       context.console.error(
         TerminalText.escaped(
           "Exported \(outcomes) handler invocations in \(fires) fires from "

@@ -10,9 +10,11 @@ enum FlagsCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context)
     let database = try context.openDatabase()
-    let sessions = try database.sessions(matching: filter)
-    try context.noteUnmatchedFilters(filter, in: database)
-    let flags = try database.flags(matching: filter)
+    let (sessions, flags) = try database.snapshot {
+      let sessions = try database.sessions(matching: filter)
+      try context.noteUnmatchedFilters(filter, in: database)
+      return (sessions, try database.flags(matching: filter))
+    }
     let cohortColumns = ["n", "error rate", "95% interval", "p50", "p95", "p99"]
     var table = Table(
       columns: ["flag", "state", "owner", "max error rate", "max p99", "min samples"]

@@ -19,9 +19,12 @@ enum LatencyCommand: Command {
     let percentiles =
       try context.value("percentiles", in: arguments, ValueParsers.percentiles) ?? [50, 95, 99]
     let database = try context.openDatabase()
-    let sessions = try database.sessions(matching: filter)
-    try context.noteUnmatchedFilters(filter, in: database)
-    let rows = try database.latency(matching: filter, by: grouping, percentiles: percentiles)
+    let (sessions, rows) = try database.snapshot {
+      let sessions = try database.sessions(matching: filter)
+      try context.noteUnmatchedFilters(filter, in: database)
+      let rows = try database.latency(matching: filter, by: grouping, percentiles: percentiles)
+      return (sessions, rows)
+    }
     let labels = percentiles.map(Formatting.percentileLabel)
     var table = Table(
       columns: [grouping.rawValue, "n", "min", "mean"] + labels + ["max"],

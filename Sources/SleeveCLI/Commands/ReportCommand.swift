@@ -36,9 +36,11 @@ enum ReportCommand: Command {
       try ValueParsers.count(text, minimum: 1)
     }
     let database = try context.openDatabase()
-    try database.verifyIntegrity()
-    try context.noteUnmatchedFilters(filter, in: database)
-    let report = try database.rolloutReport(matching: filter, minSamples: minSamples)
+    let report = try database.snapshot {
+      try database.verifyIntegrity()
+      try context.noteUnmatchedFilters(filter, in: database)
+      return try database.rolloutReport(matching: filter, minSamples: minSamples)
+    }
     let text =
       switch format {
       case .markdown: MarkdownReport.render(report)
