@@ -65,7 +65,7 @@ struct FaultRecoveryTests {
     #expect(try reader.int("SELECT failed_events FROM sessions") == 0)
   }
 
-  @Test("a read-only database fails every write, counted, and the app keeps dispatching")
+  @Test("a read-only database: startSession throws a read-only error, reported to onWriteError")
   func readOnlyDatabase() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("readonly.sqlite")
@@ -78,8 +78,13 @@ struct FaultRecoveryTests {
       path: path,
       options: RecorderOptions(
         pragmas: ["query_only = 1"], onWriteError: { _ in errors.withLock { $0 += 1 } }))
-    #expect(throws: RecorderError.self) { try readOnly.startSession(name: "never") }
-    #expect(errors.withLock { $0 } >= 1)
+    let error = try #require(throws: RecorderError.self) {
+      try readOnly.startSession(name: "never")
+    }
+    #expect(error.description.contains("readonly"), "\(error)")
+    #expect(errors.withLock { $0 } == 1)
+    let reader = try Connection(path: path, mode: .readOnly)
+    #expect(try reader.scalarInt("SELECT count(*) FROM sessions") == 1)
   }
 
   @Test(

@@ -41,6 +41,11 @@ struct FaultTests {
     // Every event the session produced is written, failed or dropped: none vanish.
     #expect(written + failed + session.droppedEvents == 2 * fires)
     #expect(try reader.text("PRAGMA integrity_check") == "ok")
+    // The file says what the process knew: the counters reach the session's row.
+    try? await session.end()
+    let columns = try Inspector(path: path).rows(
+      "SELECT failed_events, write_errors > 0, dropped_events FROM sessions")
+    #expect(columns == ["\(failed)|1|\(session.droppedEvents)"], "\(columns)")
   }
 
   @Test("a full buffer with policy drop counts exactly what it drops")

@@ -1,9 +1,9 @@
 /// Brings a database to this binary's schema, and refuses files it must not touch.
 ///
-/// Each pending migration runs in its own `BEGIN IMMEDIATE` transaction that also records it in
-/// `schema_migrations`, so a migration is applied whole or not at all, and two processes
-/// migrating the same file at once apply each migration once. Re-opening a migrated file
-/// applies nothing.
+/// The pending migrations run in one `BEGIN IMMEDIATE` transaction that also records each in
+/// `schema_migrations`, so they are applied whole or not at all, a reader never sees a file
+/// half-migrated, and two processes migrating the same file at once apply each migration
+/// once. Re-opening a migrated file applies nothing.
 public enum Migrator {
   /// Where a database stands against this binary's migrations.
   public struct State: Equatable, Sendable {
@@ -44,13 +44,15 @@ public enum Migrator {
     let foreignKeys = try connection.scalarInt("PRAGMA foreign_keys") ?? 0
     if foreignKeys != 0 { try connection.execute("PRAGMA foreign_keys = OFF") }
     defer { if foreignKeys != 0 { try? connection.execute("PRAGMA foreign_keys = ON") } }
-    var applied: [String] = []
-    for migration in migrations where current.pending.contains(migration.id) {
-      let didApply = try connection.transaction { () throws -> Bool in
-        try connection.execute(createLedger)
+    // Every pending migration in one transaction: a reader (or another process migrating the
+    // same file) sees the file before them all or after them all, never half-migrated.
+    return try connection.transaction { () throws -> [String] in
+      var applied: [String] = []
+      try connection.execute(createLedger)
+      for migration in migrations where current.pending.contains(migration.id) {
         let check = try connection.prepare("SELECT 1 FROM schema_migrations WHERE id = ?")
         try check.bind(migration.id, at: 1)
-        guard try !check.step() else { return false }
+        guard try !check.step() else { continue }
         do {
           try connection.execute(migration.sql)
         } catch let error as SQLiteError where error.primaryCode == SQLiteError.constraint {
@@ -63,11 +65,10 @@ public enum Migrator {
         try record.bind(migration.id, at: 1)
         try record.bind(WallClock.unixNanoseconds(), at: 2)
         try record.run()
-        return true
+        applied.append(migration.id)
       }
-      if didApply { applied.append(migration.id) }
+      return applied
     }
-    return applied
   }
 
   /// Reads where a database stands, without changing it.
