@@ -170,5 +170,11 @@ struct ReportTests {
     #expect(throws: QueryError.sessionNotFound("--session 99")) {
       try database.sessions(matching: filter)
     }
+    let foreign = fixture.path + ".foreign"
+    let other = try Connection(path: foreign)
+    try other.execute("CREATE TABLE notes (text TEXT)")
+    #expect(throws: QueryError.store(.notASleeveDatabase(path: foreign, tables: ["notes"]))) {
+      try QueryDatabase(path: foreign)
+    }
   }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import SleeveCore
 import SleeveRecorder
 import SleeveStore
@@ -65,12 +66,25 @@ struct DurabilityTests {
     #expect(try reader.text("SELECT status FROM sessions") == "ended")
   }
 
-  @Test("sessions started in parallel each keep all their rows")
+  @Test("sessions started at once from four threads, their fires interleaved, keep all their rows")
   func parallelSessionsKeepAllTheirRows() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("parallel.sqlite")
     let recorder = try Recorder(path: path, options: RecorderOptions(whenFull: .block))
-    let sessions = try (0..<4).map { try recorder.startSession(name: "s\($0)") }
+    let started = Locked<[Int: RecordingSession]>([:])
+    let failures = Locked<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { index in
+      do {
+        let session = try recorder.startSession(name: "s\(index)")
+        started.withLock { $0[index] = session }
+      } catch {
+        failures.withLock { $0.append("\(error)") }
+      }
+    }
+    #expect(failures.withLock { $0 }.isEmpty)
+    let sessions = try (0..<4).map { index in
+      try #require(started.withLock { $0[index] })
+    }
     let buttons = sessions.map { session in
       let button = Button(name: "b", observer: session)
       button.on(.touchUpInside) { _ in }
@@ -81,7 +95,7 @@ struct DurabilityTests {
     let reader = try Inspector(path: path)
     #expect(
       try reader.rows("SELECT id >> 32, count(*) FROM outcomes GROUP BY 1 ORDER BY 1")
-        == sessions.map { "\($0.rowID)|250" })
+        == sessions.map(\.rowID).sorted().map { "\($0)|250" })
     #expect(Set(try reader.rows("SELECT uuid FROM sessions")).count == 4)
   }
 }

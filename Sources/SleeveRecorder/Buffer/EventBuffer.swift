@@ -99,27 +99,6 @@ final class EventBuffer: Sendable {
     return settle(admission)
   }
 
-  /// Appends a fire: when the buffer is full it is dropped (its outcomes will be too) or waits,
-  /// by policy.
-  /// - Returns: Its sequence number, or `nil` when dropped.
-  @discardableResult
-  func appendFire(_ fire: FireRecord, session: SessionKey) -> UInt64? {
-    admit { state, waiting in
-      guard !state.closed else { return .dropped }
-      if state.pending.count >= capacity {
-        if let wait = makeWaiter(&state, until: waiting) { return wait }
-        state.dropped[session, default: 0] += 1
-        let extend = !state.keptFireSinceDrop.contains(session)
-        state.droppedFires[session, default: FireRanges()].insert(fire.id, extendingLast: extend)
-        state.keptFireSinceDrop.remove(session)
-        return .dropped
-      }
-      if !state.droppedFires.isEmpty { state.keptFireSinceDrop.insert(session) }
-      state.pending.fires.append(fire, session: session)
-      return accept(&state)
-    }
-  }
-
   /// Appends an outcome (and the error it threw); one whose fire was dropped is dropped too.
   /// - Returns: Its sequence number, or `nil` when dropped.
   @discardableResult
