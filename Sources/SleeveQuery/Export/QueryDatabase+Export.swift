@@ -91,7 +91,7 @@ private struct FireCursor {
       control: statement.text(at: 6), controlKind: statement.text(at: 7),
       events: ControlEvents(rawValue: UInt(truncatingIfNeeded: statement.int64(at: 2)))
         .description,
-      origin: statement.int64(at: 3) == 0 ? "interaction" : "programmatic",
+      origin: RecordCodes.name(statement.int64(at: 3), as: RecordCodes.FireOrigin.self),
       depth: statement.int64(at: 4),
       atUnixNanoseconds: try unixNanoseconds(
         startedUnixNanoseconds, plus: statement.int64(at: 5), row: "fires row \(id)", path: path))
@@ -133,10 +133,6 @@ private struct OutcomeCursor {
   private let lastRegistration = LastRegistration()
   let path: String
 
-  static let statusNames = GroupTally.statusNames
-  static let reasonNames = [1: "flagOff", 2: "removed", 3: "disabled"]
-  static let flagStateNames = ["unknown", "enabled", "disabled", "rolledBack"]
-
   /// The texts of one registration row (all `nil` when the row is missing).
   struct Registration {
     var handler, identifier, kind, site, flagKey: String?
@@ -170,20 +166,22 @@ private struct OutcomeCursor {
     let fireID = statement.int64(at: 0)
     let id = statement.int64(at: 1)
     let registration = try self.registration(statement.optionalInt64(at: 2))
-    let status = Int(statement.int64(at: 6))
-    let flagState = statement.optionalInt64(at: 4).map(Int.init)
     let error = statement.int64(at: 10) != 0 ? try errorTexts(of: id) : (nil, nil)
     let outcome = ExportOutcome(
       number: number(of: id), fireNumber: number(of: fireID),
       handler: registration.handler, identifier: registration.identifier,
       handlerKind: registration.kind, site: registration.site, flagKey: registration.flagKey,
-      variant: statement.optionalInt64(at: 3).map { $0 == 1 ? "on" : "off" },
-      flagState: flagState.map {
-        Self.flagStateNames.indices.contains($0) ? Self.flagStateNames[$0] : String($0)
+      variant: statement.optionalInt64(at: 3).map {
+        RecordCodes.name($0, as: RecordCodes.Variant.self)
+      },
+      flagState: statement.optionalInt64(at: 4).map {
+        RecordCodes.name($0, as: RecordCodes.FlagState.self)
       },
       isAsync: statement.int64(at: 5) != 0,
-      status: Self.statusNames.indices.contains(status) ? Self.statusNames[status] : String(status),
-      skipReason: statement.optionalInt64(at: 7).map { Self.reasonNames[Int($0)] ?? String($0) },
+      status: RecordCodes.name(statement.int64(at: 6), as: RecordCodes.Status.self),
+      skipReason: statement.optionalInt64(at: 7).map {
+        RecordCodes.name($0, as: RecordCodes.SkipReason.self)
+      },
       startedUnixNanoseconds: try unixNanoseconds(
         startedUnixNanoseconds, plus: statement.int64(at: 8), row: "outcomes row \(id)",
         path: path),

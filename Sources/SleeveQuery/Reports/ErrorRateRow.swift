@@ -1,3 +1,5 @@
+import SleeveStore
+
 /// The error rate of one group: failed / (ok + failed), with its Wilson 95% interval and the
 /// other statuses counted apart.
 public struct ErrorRateRow: Equatable, Sendable {
@@ -30,10 +32,10 @@ public struct ErrorRateRow: Equatable, Sendable {
     n = tally.ran
     rate = n == 0 ? nil : Double(failed) / Double(n)
     interval = WilsonInterval(successes: failed, trials: n)
-    ownerReleased = tally.counts[2]
-    skipped = tally.counts[3]
-    cancelled = tally.counts[4]
-    recursionLimit = tally.counts[5]
+    ownerReleased = tally.count(.ownerReleased)
+    skipped = tally.count(.skipped)
+    cancelled = tally.count(.cancelled)
+    recursionLimit = tally.count(.recursionLimit)
   }
 
   /// How the rate and interval are computed, as printed in reports.

@@ -75,10 +75,11 @@ struct OutcomeScan {
 
   /// Counts the current row (registration, status, variant, duration) into group `index`.
   private func tally(_ row: Statement, into index: Int32, of table: GroupTable) {
-    let status = Int(row.int64(at: 1))
-    guard status >= 0 && status < 6 else { return }
-    table.groups[Int(index)].counts[status] += 1
-    if collectDurations && status <= 1 {
+    let status = row.int64(at: 1)
+    guard table.groups[Int(index)].add(status: status) else { return }
+    let ran =
+      status == RecordCodes.Status.ok.rawValue || status == RecordCodes.Status.failed.rawValue
+    if collectDurations && ran {
       table.groups[Int(index)].durations.append(row.int64(at: 3))
     }
   }

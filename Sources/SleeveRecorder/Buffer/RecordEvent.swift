@@ -42,7 +42,8 @@ struct FireRecord: Sendable {
     id = fire.id.rawValue
     control = fire.control.id.rawValue
     events = fire.events.rawValue
-    origin = fire.origin == .interaction ? 0 : 1
+    origin = UInt8(
+      (fire.origin == .interaction ? RecordCodes.FireOrigin.interaction : .programmatic).rawValue)
     parent = fire.parent?.rawValue ?? 0
     depth = Int32(clamping: fire.depth)
     atNanoseconds = fire.atNanoseconds
@@ -59,8 +60,9 @@ struct OutcomeRecord: Sendable {
   let durationNanoseconds: Int64
   let status: UInt8
   let reason: UInt8
-  /// 0: not gated, 1: off, 2: on.
-  let variant: UInt8
+  /// The stored `outcomes.variant` code (`RecordCodes.Variant`), or -1 when not gated.
+  let variant: Int8
+  /// The stored `RecordCodes.FlagState` code (meaningful only when gated).
   let flagState: UInt8
   let isAsync: Bool
   /// 0: no error; otherwise 1 + the index of the thrown error in its batch's `errors`.
@@ -73,10 +75,10 @@ struct OutcomeRecord: Sendable {
     durationNanoseconds = outcome.durationNanoseconds
     (status, reason) = StatusCodes.codes(for: outcome.status)
     if let flag = outcome.flag {
-      variant = flag.variant == .on ? 2 : 1
-      flagState = StatusCodes.code(for: flag.state)
+      variant = Int8((flag.variant == .on ? RecordCodes.Variant.on : .off).rawValue)
+      flagState = UInt8(StatusCodes.code(for: flag.state).rawValue)
     } else {
-      variant = 0
+      variant = -1
       flagState = 0
     }
     isAsync = outcome.isAsync
@@ -110,28 +112,30 @@ final class Box<Value: Sendable>: Sendable {
   init(_ value: Value) { self.value = value }
 }
 
-/// The integer codes of the schema's lookup tables (`outcome_statuses`, `skip_reasons`,
-/// `flag_states`).
+/// How the core's outcome statuses and flag states map to the stored codes of `RecordCodes`
+/// (SleeveStore, the one home of the codes).
 enum StatusCodes {
   static func codes(for status: OutcomeStatus) -> (status: UInt8, reason: UInt8) {
-    switch status {
-    case .ok: (0, 0)
-    case .failed: (1, 0)
-    case .ownerReleased: (2, 0)
-    case .skipped(.flagOff): (3, 1)
-    case .skipped(.removed): (3, 2)
-    case .skipped(.disabled): (3, 3)
-    case .cancelled: (4, 0)
-    case .recursionLimit: (5, 0)
-    }
+    let (code, reason): (RecordCodes.Status, RecordCodes.SkipReason?) =
+      switch status {
+      case .ok: (.ok, nil)
+      case .failed: (.failed, nil)
+      case .ownerReleased: (.ownerReleased, nil)
+      case .skipped(.flagOff): (.skipped, .flagOff)
+      case .skipped(.removed): (.skipped, .removed)
+      case .skipped(.disabled): (.skipped, .disabled)
+      case .cancelled: (.cancelled, nil)
+      case .recursionLimit: (.recursionLimit, nil)
+      }
+    return (UInt8(code.rawValue), UInt8(reason?.rawValue ?? 0))
   }
 
-  static func code(for state: FlagState?) -> UInt8 {
+  static func code(for state: FlagState?) -> RecordCodes.FlagState {
     switch state {
-    case nil: 0
-    case .enabled: 1
-    case .disabled: 2
-    case .rolledBack: 3
+    case nil: .unknown
+    case .enabled: .enabled
+    case .disabled: .disabled
+    case .rolledBack: .rolledBack
     }
   }
 }
