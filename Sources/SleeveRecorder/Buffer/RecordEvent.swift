@@ -32,19 +32,21 @@ struct FireRecord: Sendable {
   let id: UInt64
   let control: UInt64
   let events: UInt
-  /// 0 when the fire has no parent.
+  /// 0 when the fire has no parent in the same session.
   let parent: UInt64
   let atNanoseconds: Int64
   let depth: Int32
   let origin: UInt8
 
-  init(_ fire: borrowing FireInfo) {
+  /// The record of `fire`; its parent is kept only when `parentIsRecorded` (the parent is a
+  /// fire of the same session), so no row can point at a fire of another session.
+  init(_ fire: borrowing FireInfo, parentIsRecorded: Bool = true) {
     id = fire.id.rawValue
     control = fire.control.id.rawValue
     events = fire.events.rawValue
     origin = UInt8(
       (fire.origin == .interaction ? RecordCodes.FireOrigin.interaction : .programmatic).rawValue)
-    parent = fire.parent?.rawValue ?? 0
+    parent = parentIsRecorded ? fire.parent?.rawValue ?? 0 : 0
     depth = Int32(clamping: fire.depth)
     atNanoseconds = fire.atNanoseconds
   }

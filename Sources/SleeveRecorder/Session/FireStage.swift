@@ -14,6 +14,9 @@ final class FireStage {
   @exclusivity(unchecked) var errors: [any Error] = []
   /// Fires begun and not yet ended (nested fires count each).
   @exclusivity(unchecked) var openFires = 0
+  /// The ids of this session's fires begun and not yet ended, innermost last (at most the
+  /// nesting limit deep): a nested fire's parent is recorded only when it is one of these.
+  @exclusivity(unchecked) var openFireIDs: [UInt64] = []
   /// Controls already described to the writer, most recent first.
   @exclusivity(unchecked) private var seenControls: [ControlID] = []
 

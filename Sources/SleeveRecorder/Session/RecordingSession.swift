@@ -146,6 +146,10 @@ public final class RecordingSession: DispatchObserver {
   ///   still be written later.
   public func end() async throws {
     guard !hasEnded.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    // What a fire still open (end() called from a handler) recorded before this call is
+    // handed over ahead of the end, so nothing staged reaches the writer after the session
+    // ended (where it would be dropped uncounted); what the fire does after it is not recorded.
+    await MainActor.run { handOverStagedRecords() }
     guard
       let sequence = buffer.appendStructural(
         PendingEvent(
@@ -179,8 +183,12 @@ public final class RecordingSession: DispatchObserver {
     if !stage.hasSeen(fire.control.id) {
       append(.controlSeen(fire.control))
     }
-    stage.fires.append(FireRecord(fire))
+    // A parent is recorded only when it is a fire of this session: the current fire is
+    // process-wide, and a fire sent from another session's handler has no row here to point at.
+    let parentIsOurs = fire.parent.map { stage.openFireIDs.contains($0.rawValue) } ?? false
+    stage.fires.append(FireRecord(fire, parentIsRecorded: parentIsOurs))
     stage.openFires += 1
+    stage.openFireIDs.append(fire.id.rawValue)
   }
 
   /// Stages an outcome while fires are open; an async outcome that arrives later goes to the
@@ -201,8 +209,19 @@ public final class RecordingSession: DispatchObserver {
 
   /// Hands the staged records to the buffer; in strict mode, waits until they are committed
   /// (or given up and counted as failed), at most `RecorderOptions.waitTimeout`.
+  /// Hands what is staged to the buffer now, even with fires still open (before the end).
+  @MainActor private func handOverStagedRecords() {
+    guard !stage.isEmpty else { return }
+    buffer.appendStaged(
+      fires: stage.fires, outcomes: stage.outcomes, errors: stage.errors, session: key)
+    stage.removeAll()
+  }
+
   public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
     stage.openFires = max(stage.openFires - 1, 0)
+    if let index = stage.openFireIDs.lastIndex(of: fire.id.rawValue) {
+      stage.openFireIDs.remove(at: index)
+    }
     guard !stage.isEmpty else { return }
     let sequence = buffer.appendStaged(
       fires: stage.fires, outcomes: stage.outcomes, errors: stage.errors, session: key)
