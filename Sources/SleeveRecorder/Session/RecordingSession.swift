@@ -207,8 +207,6 @@ public final class RecordingSession: DispatchObserver {
     }
   }
 
-  /// Hands the staged records to the buffer; in strict mode, waits until they are committed
-  /// (or given up and counted as failed), at most `RecorderOptions.waitTimeout`.
   /// Hands what is staged to the buffer now, even with fires still open (before the end).
   @MainActor private func handOverStagedRecords() {
     guard !stage.isEmpty else { return }
@@ -217,6 +215,8 @@ public final class RecordingSession: DispatchObserver {
     stage.removeAll()
   }
 
+  /// Hands the staged records to the buffer; in strict mode, waits until they are committed
+  /// (or given up and counted as failed), at most `RecorderOptions.waitTimeout`.
   public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
     stage.openFires = max(stage.openFires - 1, 0)
     if let index = stage.openFireIDs.lastIndex(of: fire.id.rawValue) {
