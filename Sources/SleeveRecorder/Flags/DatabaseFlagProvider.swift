@@ -25,13 +25,15 @@ public final class DatabaseFlagProvider: FlagProvider {
     var definitions: [String: FlagDefinition] = [:]
   }
 
-  /// Opens `path` (creating and migrating it when missing) and reads its flags.
+  /// Reads the flags of the Sleeve database at `path`, which must exist: the provider only
+  /// reads (a typo in the path is an error, never a new empty database).
   ///
   /// - Parameters:
   ///   - path: The Sleeve database.
   ///   - defaults: States for flags the database has never recorded.
   ///   - definitions: Definitions from code; they win over definitions recorded in the file.
-  /// - Throws: `RecorderError` when the file cannot be read as a Sleeve database.
+  /// - Throws: `RecorderError` when the file is missing or cannot be read as a Sleeve
+  ///   database, or holds a flag state this binary does not know.
   public init(
     path: String, defaults: [String: FlagState] = [:], definitions: [FlagDefinition] = []
   ) throws {
@@ -47,13 +49,21 @@ public final class DatabaseFlagProvider: FlagProvider {
     try refresh()
   }
 
-  /// Re-reads the states and definitions from the file.
+  /// Re-reads the states and definitions from the file (read-only). On failure the states
+  /// read before stay in use.
+  ///
+  /// - Throws: `RecorderError` as `init` does.
   public func refresh() throws {
     do {
-      let ledger = FlagLedger(connection: try SleeveDatabase.openForWriting(path: path))
+      let ledger = FlagLedger(connection: try SleeveDatabase.openForReading(path: path))
       var fresh = Snapshot()
       for (key, change) in try ledger.latestStates() {
-        fresh.states[key] = Self.state(change)
+        guard let state = Self.state(change) else {
+          throw StoreError.corrupt(
+            path: path,
+            detail: "flag '\(key)' has the unknown state '\(change.state)' in flag_events")
+        }
+        fresh.states[key] = state
       }
       for (key, definition) in try ledger.latestDefinitions() {
         fresh.definitions[key] = FlagDefinition(
@@ -91,11 +101,13 @@ public final class DatabaseFlagProvider: FlagProvider {
     return known.union(fallbackStates.keys).sorted()
   }
 
-  private static func state(_ change: FlagLedger.Change) -> FlagState {
+  /// The state a recorded change names, or `nil` for a name this binary does not know.
+  private static func state(_ change: FlagLedger.Change) -> FlagState? {
     switch change.state {
     case "enabled": .enabled
+    case "disabled": .disabled
     case "rolledBack": .rolledBack(reason: change.reason ?? "")
-    default: .disabled
+    default: nil
     }
   }
 }

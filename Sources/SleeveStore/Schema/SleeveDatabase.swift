@@ -46,7 +46,7 @@ public enum SleeveDatabase {
   ) throws -> Connection {
     switch try DatabaseFile.inspect(path) {
     case .missing:
-      throw SQLiteError(code: SQLITE_CANTOPEN, message: "unable to open database file")
+      throw StoreError.unreadable(path: path, reason: "no such file")
     case .empty:
       throw StoreError.noSessionsYet(path: path)
     case .sqlite:
