@@ -34,9 +34,36 @@ public final class Recorder: Sendable {
     ExitFlush.register(writer)
   }
 
+  /// Releasing a recorder never blocks the releasing thread (often the main actor): the writer
+  /// stops taking events and finishes on its own thread (writes what is buffered, closes the
+  /// connection, which checkpoints the file). A process that exits meanwhile waits for it, up
+  /// to `waitTimeout`. Call ``close()`` to wait for it explicitly.
   deinit {
-    writer.close(timeout: options.waitTimeout)
-    ExitFlush.unregister(writer)
+    writer.beginClosing()
+  }
+
+  /// Writes what is buffered, closes the connection (checkpointing the file, so no `-wal` is
+  /// left) and stops the writer, waiting at most `options.waitTimeout` without blocking the
+  /// caller's thread. Sessions still open are not ended (they read as unterminated). Later
+  /// sessions cannot start; calling it again returns at once.
+  ///
+  /// - Throws: `RecorderError` (a timeout, as `isTimeout` says) when the writer did not stop
+  ///   in time, for example while another process holds the write lock.
+  public func close() async throws {
+    let writer = self.writer
+    let limit = options.waitTimeout
+    // A thread of its own for the blocking wait: never one of the cooperative pool's, and
+    // never queued behind other work as a shared dispatch queue could be.
+    let stopped = await withCheckedContinuation { continuation in
+      let waiter = Thread { continuation.resume(returning: writer.close(timeout: limit)) }
+      waiter.name = "sleeve.close"
+      waiter.start()
+    }
+    guard stopped else {
+      throw RecorderError.timedOut(
+        operation: "close the recorder", path: path, limit: limit,
+        cause: writer.lastTimeoutError)
+    }
   }
 
   /// Starts a session: its row is committed before this returns, or this throws within

@@ -1,6 +1,7 @@
 import Foundation
 import SleeveCore
 import SleeveRecorder
+import SleeveStore
 import SleeveTestSupport
 import Testing
 
@@ -40,9 +41,90 @@ struct LifetimeTests {
     }
     #expect(weakSession == nil)
     #expect(weakRecorder == nil)
-    // The writer closed the connection before the recorder let go: the WAL is checkpointed
-    // and removed.
+    // The writer closes the connection on its own thread once the recorder is gone: the WAL
+    // is checkpointed and removed (within the wait timeout).
+    let deadline = ContinuousClock.now + .seconds(10)
+    while FileManager.default.fileExists(atPath: path + "-wal"), ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
     #expect(FileManager.default.fileExists(atPath: path))
     #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+  }
+
+  @Test("close() checkpoints before it returns; releasing a recorder never blocks its thread")
+  func closeAndRelease() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("close.sqlite")
+    let recorder = try Recorder(path: path)
+    let session = try recorder.startSession(name: "closing")
+    let button = Button(name: "b", observer: session)
+    button.on(.touchUpInside) { _ in }
+    button.tap()
+    try await session.end()
+    try await recorder.close()
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    try await recorder.close()  // again: at once
+
+    // Another process holds the write lock: releasing a recorder with buffered events must
+    // not wait for it (the main actor would freeze for the wait timeout).
+    let locked = directory.path("locked.sqlite")
+    let held = try Recorder(path: locked, options: RecorderOptions(waitTimeout: .seconds(30)))
+    let busy = try held.startSession(name: "busy")
+    let blocker = try Connection(path: locked)
+    try blocker.execute("BEGIN IMMEDIATE")
+    let other = Button(name: "o", observer: busy)
+    other.on(.touchUpInside) { _ in }
+    other.tap()
+    let released = ContinuousClock.now
+    do { _ = consume held }
+    let waited = ContinuousClock.now - released
+    try blocker.execute("COMMIT")
+    #expect(waited < .seconds(5), "releasing waited \(waited) for a lock held elsewhere")
+  }
+
+  @Test("close() while another process holds the lock returns within its bound; nothing is lost")
+  func closeIsBounded() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("timeout.sqlite")
+    let recorder = try Recorder(
+      path: path,
+      options: RecorderOptions(busyTimeout: .seconds(120), waitTimeout: .milliseconds(300)))
+    let session = try recorder.startSession(name: "late")
+    let blocker = try Connection(path: path)
+    try blocker.execute("BEGIN IMMEDIATE")
+    let button = Button(name: "b", observer: session)
+    button.on(.touchUpInside) { _ in }
+    button.sendActions(for: .touchUpInside)  // one fire, one outcome
+    let started = ContinuousClock.now
+    var timedOut = false
+    do {
+      try await recorder.close()
+    } catch let error as RecorderError {
+      #expect(error.isTimeout, "\(error)")
+      timedOut = true
+    }
+    let waited = ContinuousClock.now - started
+    try blocker.execute("COMMIT")
+    // Bounded by the wait timeout (300 ms), with wide slack for a loaded machine; an
+    // unbounded close would wait out the 120 s busy timeout.
+    #expect(waited < .seconds(30), "close() waited \(waited)")
+    // The writer goes on after a timed-out close: once the lock is gone it writes the fire,
+    // or it counted it as failed; it never vanishes.
+    let reader = try Connection(path: path, mode: .readOnly)
+    let deadline = ContinuousClock.now + .seconds(20)
+    var written = 0
+    repeat {
+      written = Int(try reader.scalarInt("SELECT count(*) FROM fires") ?? 0)
+      if written == 1 { break }
+      try await Task.sleep(for: .milliseconds(10))
+    } while ContinuousClock.now < deadline
+    let failed: Int =
+      switch session.status {
+      case .failedWrites(let failed, _): failed
+      case .endedWithLosses(_, let failed, _): failed
+      default: 0
+      }
+    // Four events: the control, the registration, the fire and its outcome.
+    #expect(written == 1 || failed == 4, "timed out: \(timedOut), status \(session.status)")
   }
 }

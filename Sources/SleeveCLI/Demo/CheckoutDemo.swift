@@ -136,6 +136,7 @@ final class CheckoutDemo {
     await giftWrap.waitUntilIdle()
     progress(fires, fires)
     try await session.end()
+    try await recorder.close()  // the file is checkpointed (no -wal) before the demo reports
     return Summary(sessionID: session.rowID, sessionName: session.name, interactions: fires)
   }
 }

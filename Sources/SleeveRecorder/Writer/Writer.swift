@@ -74,6 +74,12 @@ final class Writer: Sendable {
     }
   }
 
+  /// Stops accepting events without waiting: the writer drains what it has on its own thread
+  /// and unregisters from `ExitFlush` when it has stopped.
+  func beginClosing() {
+    buffer.close()
+  }
+
   /// Stops accepting events, lets the writer drain what it has (closing the connection, which
   /// checkpoints the file), and waits for it to stop, up to `timeout`.
   /// - Returns: Whether the writer stopped in time (it goes on in the background otherwise).
@@ -98,6 +104,7 @@ final class Writer: Sendable {
     }
     buffer.releaseAll()
     stopped.signal()
+    ExitFlush.unregister(self)
   }
 
   private func openBatchWriter() -> BatchWriter? {
