@@ -81,6 +81,58 @@ public final class Recorder: Sendable {
     name: String, tags: [String] = [], environment: [String] = [],
     durability: RecorderOptions.Durability? = nil
   ) throws -> RecordingSession {
+    let pending = try requestSession(
+      name: name, tags: tags, environment: environment, durability: durability)
+    let done = writer.buffer.waitUntilFinished(
+      pending.sequence, deadline: writer.buffer.deadlineFromNow())
+    return try session(for: pending, finished: done)
+  }
+
+  /// Starts a session as ``startSession(name:tags:environment:durability:)`` does, waiting for
+  /// its row without blocking a thread: the form for async code (a test trait, a task), which
+  /// must not tie up a thread of the cooperative pool.
+  ///
+  /// - Throws: what `startSession` throws.
+  public func beginSession(
+    name: String, tags: [String] = [], environment: [String] = [],
+    durability: RecorderOptions.Durability? = nil
+  ) async throws -> RecordingSession {
+    let pending = try requestSession(
+      name: name, tags: tags, environment: environment, durability: durability)
+    let done = await writer.buffer.finished(
+      pending.sequence, deadline: writer.buffer.deadlineFromNow())
+    return try session(for: pending, finished: done)
+  }
+
+  /// Opens a recorder as ``init(path:options:)`` does, waiting for its writer to open the file
+  /// on a thread of its own rather than the caller's: the form for async code.
+  ///
+  /// - Throws: what `init(path:options:)` throws.
+  public static func open(path: String, options: RecorderOptions = RecorderOptions())
+    async throws -> Recorder
+  {
+    let opened: Result<Recorder, any Error> = await withCheckedContinuation { continuation in
+      let opener = Thread {
+        continuation.resume(returning: Result { try Recorder(path: path, options: options) })
+      }
+      opener.name = "sleeve.open"
+      opener.start()
+    }
+    return try opened.get()
+  }
+
+  /// A session start handed to the writer.
+  private struct PendingSession {
+    let key: SessionKey
+    let metadata: SessionMetadata
+    let start: SessionStart
+    let sequence: UInt64
+  }
+
+  private func requestSession(
+    name: String, tags: [String], environment: [String],
+    durability: RecorderOptions.Durability?
+  ) throws -> PendingSession {
     let key = SessionKey(
       rawValue: nextSession.withLock {
         $0 += 1
@@ -95,15 +147,19 @@ public final class Recorder: Sendable {
       let sequence = writer.buffer.appendStructural(
         PendingEvent(session: key, event: .sessionStarted(start)))
     else { throw RecorderError.closed(path: path) }
-    guard writer.buffer.waitUntilFinished(sequence, deadline: writer.buffer.deadlineFromNow())
-    else {
+    return PendingSession(key: key, metadata: metadata, start: start, sequence: sequence)
+  }
+
+  private func session(for pending: PendingSession, finished: Bool) throws -> RecordingSession {
+    guard finished else {
       throw RecorderError.timedOut(
         operation: "start a session", path: path, limit: options.waitTimeout, cause: nil)
     }
-    switch writer.sessionRow(key) {
+    switch writer.sessionRow(pending.key) {
     case .success(let rowID):
       return RecordingSession(
-        recorder: self, key: key, rowID: rowID, metadata: metadata, durability: start.durability)
+        recorder: self, key: pending.key, rowID: rowID, metadata: pending.metadata,
+        durability: pending.start.durability)
     case .failure(let error):
       throw error
     case nil:

@@ -26,8 +26,8 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    let recorder = try SharedRecorders.recorder(for: SharedRecorders.resolvedPath(path))
-    let session = try recorder.startSession(
+    let recorder = try await SharedRecorders.recorder(for: SharedRecorders.resolvedPath(path))
+    let session = try await recorder.beginSession(
       name: test.displayName ?? test.name, tags: ["swift-testing"] + tags,
       environment: environment)
     do {

@@ -19,13 +19,16 @@ enum SharedRecorders {
     return "sleeve.sqlite"
   }
 
-  /// The shared recorder for `path`, opened on first use.
-  static func recorder(for path: String) throws -> Recorder {
-    try recorders.withLock { recorders in
+  /// The shared recorder for `path`, opened on first use without blocking a thread of the
+  /// cooperative pool; when two tests open it at once, the first one kept wins and the other
+  /// is released.
+  static func recorder(for path: String) async throws -> Recorder {
+    if let recorder = recorders.withLock({ $0[path] }) { return recorder }
+    let opened = try await Recorder.open(path: path)
+    return recorders.withLock { recorders in
       if let recorder = recorders[path] { return recorder }
-      let recorder = try Recorder(path: path)
-      recorders[path] = recorder
-      return recorder
+      recorders[path] = opened
+      return opened
     }
   }
 }

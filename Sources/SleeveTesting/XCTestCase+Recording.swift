@@ -16,8 +16,8 @@
       to path: String? = nil, tags: [String] = [], environment: [String] = [],
       _ body: () async throws -> Result
     ) async throws -> Result {
-      let recorder = try SharedRecorders.recorder(for: SharedRecorders.resolvedPath(path))
-      let session = try recorder.startSession(
+      let recorder = try await SharedRecorders.recorder(for: SharedRecorders.resolvedPath(path))
+      let session = try await recorder.beginSession(
         name: name, tags: ["xctest"] + tags, environment: environment)
       do {
         let result = try await session.observe(body)
