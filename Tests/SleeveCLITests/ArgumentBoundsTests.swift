@@ -1,4 +1,5 @@
 import Foundation
+import SleeveCore
 import SleeveStore
 import SleeveTestSupport
 import Testing
@@ -88,7 +89,7 @@ struct ArgumentBoundsTests {
   @Test("flag commands record key, reason and actor within the recorded-text caps")
   func flagCommandsAreCapped() async throws {
     let fixture = try FixtureDatabase.standard()
-    let key = String(repeating: "k", count: 4_000)
+    let key = String(repeating: "k", count: FlagKey.maximumLength)
     let reason = String(repeating: "é", count: 2_000)  // 4,000 bytes: under the cap, kept whole
     let result = await CLIRunner.run([
       "rollback", key, "--reason", reason, "--actor", String(repeating: "a", count: 3_000),
@@ -100,10 +101,28 @@ struct ArgumentBoundsTests {
       "SELECT length(CAST(key AS BLOB)), length(CAST(reason AS BLOB)), "
         + "length(CAST(actor AS BLOB)) FROM flag_events WHERE actor LIKE 'aaa%'")
     #expect(try statement.step())
-    #expect(statement.int64(at: 0) <= 1_024)
+    #expect(statement.int64(at: 0) == Int64(FlagKey.maximumLength))
     #expect(statement.int64(at: 1) == 4_000)
     #expect(statement.int64(at: 2) <= 1_024)
     let again = await CLIRunner.run(["enable", key, "--db", fixture.path])
     #expect(again.exit == 0, "the same long key is known again: \(again.error)")
+  }
+
+  @Test(
+    "flag commands refuse a key that breaks the flag-key rule (64), naming the rule",
+    arguments: [
+      "checkout:v2", "new checkout", ".leading", "", "ключ", String(repeating: "k", count: 129),
+    ])
+  func invalidFlagKeys(key: String) async throws {
+    let fixture = try FixtureDatabase.standard()
+    for command in ["rollback", "enable", "disable"] {
+      let result = await CLIRunner.run([
+        command, key, "--reason", "r", "--create", "--db", fixture.path,
+      ])
+      #expect(result.exit == 64, "\(command) '\(key)': \(result.error)")
+      #expect(result.error.contains("is not a flag key"))
+    }
+    let reader = try Connection(path: fixture.path, mode: .readOnly)
+    #expect(try reader.scalarInt("SELECT count(*) FROM flag_events") == 2)
   }
 }

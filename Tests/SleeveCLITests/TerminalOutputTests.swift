@@ -101,11 +101,18 @@ struct TerminalNoteTests {
     #expect(export.error.contains(#"'s\e]0;PWNED\a\e[2J'"#), "\(export.error)")
     #expect(export.error.split(separator: "\n").count == 1)
     let rollback = await CLIRunner.run([
-      "rollback", "k\u{1B}[2J\u{202E}", "--db", fixture.path, "--create", "--reason", "r\u{07}",
+      "rollback", "k", "--db", fixture.path, "--create", "--reason", "r\u{07}", "--actor",
+      "a\u{1B}[2J\u{202E}",
     ])
     #expect(rollback.exit == 0, "\(rollback.error)")
-    let confirmation = #"Flag 'k\e[2J\u{202E}' is now rolledBack (r\a)"#
+    let confirmation = #"Flag 'k' is now rolledBack (r\a), by a\e[2J\u{202E}."#
     #expect(rollback.out.contains(confirmation), "\(rollback.out)")
     #expect(rollback.out.split(separator: "\n").count == 1)
+    // A key that breaks the rule is refused, and the refusal is one escaped line.
+    let refused = await CLIRunner.run([
+      "rollback", "k\u{1B}[2J\n", "--db", fixture.path, "--create", "--reason", "r",
+    ])
+    #expect(refused.exit == 64)
+    #expect(refused.error.hasPrefix(#"Error: The value 'k\e[2J\n' is not a flag key"#))
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SleeveCore
 import SleeveQuery
 import SleeveStore
 
@@ -26,9 +27,9 @@ enum FlagStateChange {
     state: String, reasonRequired: Bool, _ arguments: ParsedArguments, context: CommandContext
   ) throws -> ExitCode {
     let key = arguments.arguments[0]
-    guard !key.isEmpty, !key.contains(where: \.isNewline) else {
+    if let problem = FlagKey.problem(with: key) {
       throw UsageError(
-        "The flag key must be a non-empty single line", command: context.command.name)
+        "The value '\(key)' is not a flag key: \(problem)", command: context.command.name)
     }
     let reason = arguments["reason"]
     if reasonRequired, reason?.isEmpty != false {

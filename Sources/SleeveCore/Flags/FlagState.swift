@@ -42,13 +42,17 @@ public struct FlagEvaluation: Hashable, Sendable {
   /// The provider's state for the flag, or `nil` when the flag is unknown to it.
   public let state: FlagState?
 
-  /// Evaluates `key` against a state; an unknown flag (`nil`) serves `off`.
+  /// Evaluates `key` against a state; an unknown flag (`nil`) serves `off`, and so does a key
+  /// that breaks ``FlagKey``'s rule, whatever state is given for it.
   public init(key: String, state: FlagState?) {
     self.key = key
-    self.state = state
-    self.variant = state?.isOn == true ? .on : .off
+    self.state = FlagKey.isValid(key) ? state : nil
+    self.variant = self.state?.isOn == true ? .on : .off
   }
 
-  /// Why this variant was served: the state's name, or `unknown` for a flag the provider lacks.
-  public var reason: String { state?.name ?? "unknown" }
+  /// Why this variant was served: the state's name, `unknown` for a flag the provider lacks,
+  /// or `invalidKey` for a key that breaks ``FlagKey``'s rule.
+  public var reason: String {
+    FlagKey.isValid(key) ? state?.name ?? "unknown" : "invalidKey"
+  }
 }

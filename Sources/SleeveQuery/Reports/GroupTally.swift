@@ -3,16 +3,21 @@ import SleeveStore
 /// The outcomes of one group: a count per status and, when asked for, the durations of the
 /// invocations that ran (ok or failed).
 public struct GroupTally: Sendable {
-  /// The group's name: a control, handler, event, flag, `flag:variant` or `id name` of a
-  /// session.
-  public let key: String
+  /// The group's typed key.
+  public let groupKey: GroupKey
+  /// The group's name as reports show it: a control, handler, event, flag, `flag:variant` or
+  /// `id name` of a session (`groupKey.display`).
+  public var key: String { groupKey.display }
   /// Counts indexed by status code (`RecordCodes.Status`: `ok` 0, `failed` 1, …).
   public internal(set) var counts = [Int](repeating: 0, count: RecordCodes.Status.allCases.count)
   /// Durations in nanoseconds of the outcomes that ran (ok or failed), unordered.
   public internal(set) var durations: [Int64] = []
 
   /// Creates an empty tally.
-  public init(key: String) { self.key = key }
+  public init(key: GroupKey) { self.groupKey = key }
+
+  /// Creates an empty tally for a group named `key`.
+  public init(key: String) { self.init(key: .name(key)) }
 
   /// The outcomes with `status`.
   public func count(_ status: RecordCodes.Status) -> Int { counts[Int(status.rawValue)] }

@@ -56,7 +56,7 @@ struct OutcomeScan {
       }
       if byEvent {
         guard !statement.isNull(at: 4) else {
-          index = table.index(of: GroupTally.unknownKey)  // the fire's row was lost
+          index = table.index(of: .unknown)  // the fire's row was lost
           tally(statement, into: index, of: table)
           continue
         }
@@ -65,7 +65,7 @@ struct OutcomeScan {
           index = known
         } else {
           index = table.index(
-            of: ControlEvents(rawValue: UInt(truncatingIfNeeded: events)).description)
+            of: .name(ControlEvents(rawValue: UInt(truncatingIfNeeded: events)).description))
           eventGroups[events] = index
         }
       }
@@ -91,10 +91,10 @@ struct OutcomeScan {
 /// exclusivity check on `groups` (paid per outcome row) is turned off.
 final class GroupTable {
   @exclusivity(unchecked) var groups: [GroupTally] = []
-  private var indexByKey: [String: Int32] = [:]
+  private var indexByKey: [GroupKey: Int32] = [:]
 
-  /// The index of the group named `key`, created empty when new.
-  func index(of key: String) -> Int32 {
+  /// The index of the group keyed `key`, created empty when new.
+  func index(of key: GroupKey) -> Int32 {
     if let index = indexByKey[key] { return index }
     let index = Int32(groups.count)
     groups.append(GroupTally(key: key))
@@ -129,12 +129,12 @@ struct HandlerRoutes {
 
   init(
     database: QueryDatabase, session: SessionSummary, grouping: Grouping, filter: QueryFilter,
-    group: (String) -> Int32
+    group: (GroupKey) -> Int32
   ) throws {
     guard let ids = session.idRange else { return }  // a session that owns no rows
-    let sessionKey = "\(session.id) \(session.name)"
+    let sessionKey = GroupKey.session(id: session.id, name: session.name)
     if !filter.narrowsHandlers {
-      let index = group(grouping == .session ? sessionKey : GroupTally.unknownKey)
+      let index = group(grouping == .session ? sessionKey : .unknown)
       unknown = Route(ungated: index, off: index, on: index)
     }
     let statement = try database.connection.prepare(
@@ -160,21 +160,24 @@ struct HandlerRoutes {
       let route: Route
       switch grouping {
       case .control, .handler, .flag, .session, .event:
-        let key =
+        let key: GroupKey =
           switch grouping {
-          case .control: control ?? GroupTally.unknownKey
-          case .handler: handler
-          case .flag: flag ?? GroupTally.unknownKey
+          case .control: control.map(GroupKey.name) ?? .unknown
+          case .handler: .name(handler)
+          case .flag: flag.map(GroupKey.name) ?? .unknown
           case .session: sessionKey
-          case .event, .variant: ""
+          case .event, .variant: .name("")
           }
         let index = group(key)
         route = Route(ungated: index, off: index, on: index)
       case .variant:
         if let flag {
-          route = Route(ungated: group(flag), off: group(flag + ":off"), on: group(flag + ":on"))
+          route = Route(
+            ungated: group(.cohort(flag: flag, variant: nil)),
+            off: group(.cohort(flag: flag, variant: .off)),
+            on: group(.cohort(flag: flag, variant: .on)))
         } else {
-          let index = group(GroupTally.unknownKey)
+          let index = group(.unknown)
           route = Route(ungated: index, off: index, on: index)
         }
       }

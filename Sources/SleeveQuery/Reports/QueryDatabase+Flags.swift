@@ -28,17 +28,17 @@ extension QueryDatabase {
         }
         var variantFilter = filter
         variantFilter.session = .all
-        var cohorts: [String: GroupTally] = [:]
+        var cohorts: [GroupKey: GroupTally] = [:]
         for tally in try OutcomeScan(
           database: self, sessions: sessions, grouping: .variant, filter: variantFilter,
           collectDurations: true
         ).run() {
-          cohorts[tally.key] = tally
+          cohorts[tally.groupKey] = tally
         }
         let gated = Set(
           cohorts.keys.compactMap { key -> String? in
-            guard let colon = key.lastIndex(of: ":") else { return nil }
-            return String(key[..<colon])
+            guard case .cohort(let flag, _) = key else { return nil }
+            return flag
           })
         let history = try changes(in: ids)
         // Narrowed to some handlers or controls, only the flags that gate them are relevant.
@@ -51,8 +51,8 @@ extension QueryDatabase {
           return FlagReport(
             key: key, owner: definition?.owner, maxErrorRate: definition?.maxErrorRate,
             maxP99Nanoseconds: definition?.maxP99, minSamples: definition?.minSamples,
-            history: history[key] ?? [], on: .init(cohorts[key + ":on"]),
-            off: .init(cohorts[key + ":off"]))
+            history: history[key] ?? [], on: .init(cohorts[.cohort(flag: key, variant: .on)]),
+            off: .init(cohorts[.cohort(flag: key, variant: .off)]))
         }
       }
     }
