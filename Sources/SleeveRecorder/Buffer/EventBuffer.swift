@@ -1,7 +1,7 @@
 import Dispatch
 import SleeveCore
 
-/// The hand-off between firing threads and the writer: a bounded, `Mutex`-guarded batch.
+/// The hand-off between firing threads and the writer: a bounded, `Locked`-guarded batch.
 ///
 /// Appending takes the lock for a few instructions and returns; it wakes the writer only when
 /// a threshold is crossed. Every accepted event gets a sequence number; the writer reports

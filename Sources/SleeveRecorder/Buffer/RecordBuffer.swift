@@ -5,7 +5,7 @@
 /// them for a fraction of that. Never shrinks.
 ///
 /// `@unchecked Sendable` is sound because a buffer is only ever reachable from one thread at
-/// a time: it lives either in the event buffer's `Mutex`-guarded state (touched only under
+/// a time: it lives either in the event buffer's `Locked`-guarded state (touched only under
 /// the lock) or in the batch the writer thread took out of it by swapping, or in a session's
 /// main-actor stage.
 final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {

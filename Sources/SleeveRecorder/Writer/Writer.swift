@@ -12,7 +12,7 @@ import SleeveStore
 ///
 /// The non-`Sendable` state, the `BatchWriter` (connection, statements, session table), is
 /// created on the writer thread and never leaves it: it is a local of `run()`. Everything
-/// shared with other threads is the `EventBuffer` and `results`, both guarded by `Mutex`.
+/// shared with other threads is the `EventBuffer` and `results`, both guarded by `Locked`.
 final class Writer: Sendable {
   let buffer: EventBuffer
   let path: String
