@@ -25,17 +25,18 @@ struct SnapshotTests {
           \(1_800_000_000_000_000_000 + id), \(1_800_000_000_000_000_001 + id),
           \(1_800_000_000_000_000_000 + id), 'ended', 'batched', 'h', 1, 'os', 'rt', 'v', 'v');
         INSERT INTO controls (id, session_id, name, kind) VALUES (\(base + 1), \(id), 'b', 'Button');
-        INSERT INTO registrations (id, session_id, control_id, events, kind, handler, is_async,
-          site, registered_at_ns) VALUES (\(base + 1), \(id), \(base + 1), 64, 'closure', 'tap', 0,
-          'S.swift:1', 0);
+        INSERT INTO registrations (id, session_id, control_id, events, kind, handler, flag_key,
+          is_async, site, registered_at_ns) VALUES (\(base + 1), \(id), \(base + 1), 64,
+          'closure', 'tap', 'f', 0, 'S.swift:1', 0);
         """)
       for number in 1...(id + 1) {
         try connection.execute(
           """
           INSERT INTO fires (id, control_id, events, origin, depth, at_ns)
             VALUES (\(base + number), \(base + 1), 64, 0, 1, \(number));
-          INSERT INTO outcomes (id, fire_id, registration_id, status, is_async, started_ns,
-            duration_ns) VALUES (\(base + number), \(base + number), \(base + 1), 0, 0, 0, 5);
+          INSERT INTO outcomes (id, fire_id, registration_id, status, variant, flag_state,
+            is_async, started_ns, duration_ns)
+            VALUES (\(base + number), \(base + number), \(base + 1), 0, 1, 1, 0, 0, 5);
           """)
       }
     }
@@ -65,7 +66,7 @@ struct SnapshotTests {
 
   @Test(
     "the sessions a report names are the sessions its numbers come from",
-    arguments: [["errors"], ["latency"], ["check", "--max-error-rate", "50%"]])
+    arguments: [["errors"], ["latency"], ["check", "--max-error-rate", "50%"], ["flags"]])
   func headerAndNumbersAgree(command: [String]) async throws {
     let fixture = try FixtureDatabase.standard()
     let result = await Self.runWhileRecording(command, fixture: fixture)
@@ -76,7 +77,11 @@ struct SnapshotTests {
     let session = try #require(sessions.first)
     // Session k holds k + 1 outcomes: the numbers say which session was read.
     let counted: Int
-    if command[0] == "check" {
+    if command[0] == "flags" {
+      let flags = try #require(answer["flags"] as? [[String: Any]])
+      let on = try #require(flags.first { $0["key"] as? String == "f" }?["on"] as? [String: Any])
+      counted = try #require(on["n"] as? Int)
+    } else if command[0] == "check" {
       let checks = try #require(answer["checks"] as? [[String: Any]])
       counted = try #require(checks.first?["n"] as? Int)
     } else {
