@@ -12,18 +12,6 @@ public enum RecordCodes {
     case skipped = 3
     case cancelled = 4
     case recursionLimit = 5
-
-    /// The name in the lookup table and in every output: `ok`, `failed`, …
-    public var name: String {
-      switch self {
-      case .ok: "ok"
-      case .failed: "failed"
-      case .ownerReleased: "ownerReleased"
-      case .skipped: "skipped"
-      case .cancelled: "cancelled"
-      case .recursionLimit: "recursionLimit"
-      }
-    }
   }
 
   /// `skip_reasons`: why a `skipped` invocation did not run.
@@ -32,14 +20,6 @@ public enum RecordCodes {
     case removed = 2
     case disabled = 3
 
-    /// The name in the lookup table and in every output.
-    public var name: String {
-      switch self {
-      case .flagOff: "flagOff"
-      case .removed: "removed"
-      case .disabled: "disabled"
-      }
-    }
   }
 
   /// `flag_states`: a gating flag's state when its handler ran.
@@ -49,15 +29,6 @@ public enum RecordCodes {
     case disabled = 2
     case rolledBack = 3
 
-    /// The name in the lookup table and in every output.
-    public var name: String {
-      switch self {
-      case .unknown: "unknown"
-      case .enabled: "enabled"
-      case .disabled: "disabled"
-      case .rolledBack: "rolledBack"
-      }
-    }
   }
 
   /// `outcomes.variant`: which closure of a flag-gated handler ran (NULL: not gated).
@@ -65,8 +36,6 @@ public enum RecordCodes {
     case off = 0
     case on = 1
 
-    /// `on` or `off`.
-    public var name: String { self == .on ? "on" : "off" }
   }
 
   /// `fire_origins`: what sent a fire.
@@ -74,8 +43,6 @@ public enum RecordCodes {
     case interaction = 0
     case programmatic = 1
 
-    /// The name in the lookup table and in every output.
-    public var name: String { self == .interaction ? "interaction" : "programmatic" }
   }
 
   /// The name of stored code `code` of kind `Code`, or the number itself for a code this
@@ -89,6 +56,12 @@ public enum RecordCodes {
 public protocol RecordCode: RawRepresentable, CaseIterable, Sendable where RawValue == Int64 {
   /// The name in the lookup table and in every output.
   var name: String { get }
+}
+
+extension RecordCode {
+  /// The case's own name (`ok`, `ownerReleased`, `rolledBack`, …), which is the name the
+  /// lookup tables hold: `RecordCodesTests` holds the two equal.
+  public var name: String { String(describing: self) }
 }
 
 extension RecordCodes.Status: RecordCode {}
