@@ -1,0 +1,43 @@
+import Foundation
+import SleeveCore
+import SleeveRecorder
+import SleeveStore
+import SleeveTestSupport
+import Testing
+
+/// A fire that straddles `end()` (a handler ends the session): what the fire recorded before
+/// the end is written ahead of it, never handed to the writer after the session ended (where it
+/// would be dropped without being counted).
+@MainActor
+@Suite("End during a fire")
+struct EndDuringFireTests {
+  @Test("outcomes staged before end() are written; nothing arrives after the end uncounted")
+  func endInsideAFire() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("straddle.sqlite")
+    let recorder = try Recorder(path: path)
+    let session = try recorder.startSession(name: "straddle")
+    let button = Button(name: "b", observer: session)
+    let ended = Locked(false)
+    button.on(.touchUpInside, id: "first") { _ in }
+    button.on(.touchUpInside, id: "ender") { _ async in
+      try? await session.end()
+      ended.withLock { $0 = true }
+    }
+    // Slow, so end() (on another thread) gets past its first steps while the fire is open.
+    button.on(.touchUpInside, id: "last") { _ in usleep(200_000) }
+    button.sendActions(for: .touchUpInside)
+    await button.waitUntilIdle()
+    #expect(ended.withLock { $0 })
+    let reader = try Inspector(path: path)
+    #expect(try reader.count("fires") == 1)
+    // first finished before end() took effect and is written with its fire; last and ender
+    // finished after it and, as documented, are not recorded.
+    #expect(
+      try reader.rows(
+        "SELECT r.identifier FROM outcomes o JOIN registrations r ON r.id = o.registration_id "
+          + "ORDER BY o.id") == ["first"])
+    #expect(try reader.text("SELECT status FROM sessions") == "ended")
+    #expect(session.droppedEvents == 0)
+  }
+}
