@@ -24,8 +24,12 @@ struct EndDuringFireTests {
       try? await session.end()
       ended.withLock { $0 = true }
     }
-    // Slow, so end() (on another thread) gets past its first steps while the fire is open.
-    button.on(.touchUpInside, id: "last") { _ in usleep(200_000) }
+    // Holds the fire open until end() has returned (it cannot while it waits to hand over what
+    // the fire staged: then this gives up after 2 s), so end() always takes effect mid-fire.
+    button.on(.touchUpInside, id: "last") { _ in
+      let deadline = ContinuousClock.now + .seconds(2)
+      while !ended.withLock({ $0 }), ContinuousClock.now < deadline { usleep(1_000) }
+    }
     button.sendActions(for: .touchUpInside)
     await button.waitUntilIdle()
     #expect(ended.withLock { $0 })
