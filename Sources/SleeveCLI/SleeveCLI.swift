@@ -13,7 +13,7 @@ public enum SleeveCLI {
     SessionsCommand.self, ErrorsCommand.self, LatencyCommand.self, FlagsCommand.self,
     CheckCommand.self, ReportCommand.self, RollbackCommand.self, EnableCommand.self,
     DisableCommand.self, MergeCommand.self, ExportCommand.self, MigrateCommand.self,
-    DemoCommand.self,
+    DemoCommand.self, CompletionsCommand.self, CompleteCommand.self,
   ]
 
   /// Runs the command line `arguments` (without the program name) against the real standard

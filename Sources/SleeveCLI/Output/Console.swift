@@ -12,6 +12,8 @@ final class Console: Sendable {
   private let sink: Locked<(out: String, error: String)>
   private let outputFailureReason = Locked<String?>(nil)
   private let capturing: Bool
+  /// Whether this is the process's own console (not a test's capturing one).
+  var isStandard: Bool { !capturing }
   /// Environment variables (`SLEEVE_DB`, `NO_COLOR`).
   let environment: [String: String]
   /// Whether standard output is a terminal.
