@@ -50,13 +50,15 @@ final class Console: Sendable {
   }
 
   /// A console that keeps what is written, for tests; `outputIsTerminal` pretends standard
-  /// output is a terminal `columns` wide (else `COLUMNS`, else 80).
+  /// output is a terminal `columns` wide (else `COLUMNS`, else 80), `errorIsTerminal` that
+  /// standard error is one.
   static func capturing(
-    environment: [String: String] = [:], outputIsTerminal: Bool = false, columns: Int? = nil
+    environment: [String: String] = [:], outputIsTerminal: Bool = false, columns: Int? = nil,
+    errorIsTerminal: Bool = false
   ) -> Console {
     Console(
       capturing: true, environment: environment, outputIsTerminal: outputIsTerminal,
-      errorIsTerminal: false,
+      errorIsTerminal: errorIsTerminal,
       terminalColumns: Self.columns(reported: columns, environment: environment))
   }
 
