@@ -133,19 +133,28 @@ struct ShellCompletionTests {
     let socket = "sleeve-test-\(UUID().uuidString)"
     let tmux: String
 
-    init(tmux: String, bash: String) throws {
+    /// Starts `shell` (a command line) with `sleeve` first on PATH, then runs `setup` in it.
+    init(tmux: String, shell: String, setup: String) throws {
       self.tmux = tmux
       let directory = URL(fileURLWithPath: ChildProcess.sleeveBinary).deletingLastPathComponent()
-      _ = bash
-      let shell =
-        "env -i PATH=\(directory.path):/usr/bin:/bin HOME=/tmp TERM=xterm PS1='$ ' "
-        + "\(bash) --norc --noprofile"
-      // The server outlives this call: its streams go to /dev/null, never to a pipe that
-      // would then stay open.
-      _ = try command(["new-session", "-d", "-x", "200", "-y", "50", shell], quiet: true)
-      _ = try screen { $0.hasPrefix("$ ") }
-      try type("source <(sleeve completions bash)", enter: true)
-      _ = try screen { $0.contains("completions bash)\n$ ") }
+      let line =
+        "env -i PATH=\(directory.path):/usr/bin:/bin HOME=/tmp TERM=xterm PS1='$ ' \(shell)"
+      _ = try command(["new-session", "-d", "-x", "200", "-y", "50", line], quiet: true)
+      _ = try screen { Self.lines($0) >= 1 }
+      try type(setup, enter: true)
+      _ = try screen { Self.lines($0) >= 2 }
+    }
+
+    /// An interactive bash with the bash completion loaded.
+    static func bash(tmux: String, bash: String) throws -> Session {
+      try Session(
+        tmux: tmux, shell: "\(bash) --norc --noprofile",
+        setup: "source <(sleeve completions bash)")
+    }
+
+    /// How many lines of `screen` are not empty.
+    static func lines(_ screen: String) -> Int {
+      screen.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }.count
     }
 
     /// Ends the tmux server and the shell in it. Both inherit this process's blocked signals
@@ -207,7 +216,7 @@ struct ShellCompletionTests {
     let tools = try #require(Self.tools)
     let fixture = try FixtureDatabase.standard()
     try fixture.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    let session = try Session(tmux: tools.tmux, bash: tools.bash)
+    let session = try Session.bash(tmux: tools.tmux, bash: tools.bash)
     defer { session.close() }
     try session.type("sleeve errors --db \(fixture.path) --flag new-", tab: true)
     let screen = try session.screen { $0.contains("--flag new-pay") }
@@ -227,11 +236,53 @@ struct ShellCompletionTests {
       session: 1, key: "x$(touch \(marker))", owner: "o", maxErrorRate: nil, maxP99: nil,
       minSamples: 1, states: [])
     try fixture.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    let session = try Session(tmux: tools.tmux, bash: tools.bash)
+    let session = try Session.bash(tmux: tools.tmux, bash: tools.bash)
     defer { session.close() }
     try session.type("sleeve errors --db \(fixture.path) --flag x", tab: true)
     let screen = try session.screen { $0.contains("--flag x\\$\\(touch") }
     #expect(screen.contains("--flag x\\$\\(touch\\ \(marker)\\)"), "\(screen)")
     #expect(!FileManager.default.fileExists(atPath: marker))
+  }
+
+  @Test(
+    "in a real zsh (tmux, compinit), Tab after --flag completes a flag key",
+    .enabled(
+      if: Proofs.run(when: Shell.path("tmux") != nil && Shell.path("zsh") != nil),
+      "needs Debian's tmux and zsh packages"))
+  func zshCompletesFlagKeys() throws {
+    let fixture = try FixtureDatabase.standard()
+    try fixture.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    let session = try Session(
+      tmux: try #require(Shell.path("tmux")), shell: try #require(Shell.path("zsh")) + " -f",
+      setup: "autoload -Uz compinit && compinit -u && source <(sleeve completions zsh)")
+    defer { session.close() }
+    try session.type("sleeve flags --db \(fixture.path) --flag new-", tab: true)
+    let screen = try session.screen { $0.contains("--flag new-pay") }
+    #expect(screen.contains("--flag new-pay"), "\(screen)")
+  }
+
+  @Test(
+    "fish completes flag keys, --by values and subcommands (complete -C)",
+    .enabled(if: Proofs.run(when: Shell.path("fish") != nil), "needs Debian's fish package"))
+  func fishCompletes() async throws {
+    let fixture = try FixtureDatabase.standard()
+    let directory = TemporaryDirectory()
+    let script = directory.path("sleeve.fish")
+    try await CLIRunner.run(["completions", "fish"]).out.write(
+      toFile: script, atomically: true, encoding: .utf8)
+    let bin = URL(fileURLWithPath: ChildProcess.sleeveBinary).deletingLastPathComponent().path
+    let commands = [
+      "set -x PATH \(bin) $PATH", "source \(script)",
+      "complete -C 'sleeve errors --db \(fixture.path) --flag new-'",
+      "complete -C 'sleeve latency --by va'", "complete -C 'sleeve che'",
+    ]
+    let (result, timedOut) = try ChildProcess.run(
+      try #require(Shell.path("fish")), ["--no-config", "-c", commands.joined(separator: "; ")],
+      timeout: .seconds(20))
+    #expect(!timedOut)
+    let lines = result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+    #expect(lines.contains("new-pay"), "\(result.output)")
+    #expect(lines.contains("variant"), "\(result.output)")
+    #expect(lines.contains("check"), "\(result.output)")
   }
 }
