@@ -13,7 +13,7 @@ public enum SleeveCLI {
     SessionsCommand.self, ErrorsCommand.self, LatencyCommand.self, FlagsCommand.self,
     CheckCommand.self, ReportCommand.self, RollbackCommand.self, EnableCommand.self,
     DisableCommand.self, MergeCommand.self, ExportCommand.self, MigrateCommand.self,
-    DemoCommand.self,
+    DemoCommand.self, CompletionsCommand.self, CompleteCommand.self,
   ]
 
   /// Runs the command line `arguments` (without the program name) against the real standard
@@ -43,7 +43,7 @@ public enum SleeveCLI {
         if let name, let spec = specs.first(where: { $0.name == name }) {
           console.out(HelpFormatter.help(for: spec))
         } else {
-          console.out(HelpFormatter.help(commands: specs, shared: SharedOptions.common))
+          console.out(HelpFormatter.help(commands: specs, shared: ArgumentParser.globalOptions))
         }
         return .success
       case .run(let name, let parsed):
@@ -62,8 +62,12 @@ public enum SleeveCLI {
         let path =
           parsed["db"] ?? console.environment["SLEEVE_DB"].flatMap { $0.isEmpty ? nil : $0 }
           ?? "sleeve.sqlite"
-        let context = CommandContext(
+        var context = CommandContext(
           console: console, databasePath: path, format: format, command: spec)
+        if spec.option(named: "color") != nil {
+          context.display = try TerminalDisplay.resolve(
+            parsed, format: format, console: console, command: spec)
+        }
         return try await command.run(parsed, context: context)
       }
     } catch let error as UsageError {

@@ -35,12 +35,13 @@ struct EndDuringFireTests {
     #expect(ended.withLock { $0 })
     let reader = try Inspector(path: path)
     #expect(try reader.count("fires") == 1)
-    // first finished before end() took effect and is written with its fire; last and ender
-    // finished after it and, as documented, are not recorded.
-    #expect(
-      try reader.rows(
-        "SELECT r.identifier FROM outcomes o JOIN registrations r ON r.id = o.registration_id "
-          + "ORDER BY o.id") == ["first"])
+    // first finished before end() took effect and is written with its fire; last too when
+    // end() took effect only after it (a loaded machine); ender finished after the end and,
+    // as documented, is not recorded. Nothing the fire recorded before the end is lost.
+    let written = try reader.rows(
+      "SELECT r.identifier FROM outcomes o JOIN registrations r ON r.id = o.registration_id "
+        + "ORDER BY o.id")
+    #expect(written == ["first"] || written == ["first", "last"], "\(written)")
     #expect(try reader.text("SELECT status FROM sessions") == "ended")
     #expect(session.droppedEvents == 0)
   }

@@ -12,11 +12,14 @@ struct CommandSpec: Sendable {
   let repeatsLastArgument: Bool
   /// Its options, in help order (`--help` is added).
   let options: [OptionSpec]
+  /// Whether the top-level help lists it (`false` for the helper the completion scripts call).
+  let listedInHelp: Bool
 
   init(
     name: String, abstract: String, discussion: String? = nil, arguments: [String] = [],
-    repeatsLastArgument: Bool = false, options: [OptionSpec]
+    repeatsLastArgument: Bool = false, options: [OptionSpec], listedInHelp: Bool = true
   ) {
+    self.listedInHelp = listedInHelp
     self.repeatsLastArgument = repeatsLastArgument
     self.name = name
     self.abstract = abstract
@@ -28,7 +31,7 @@ struct CommandSpec: Sendable {
   /// `sleeve migrate [--db <path>] [--status]`, or `sleeve latency [<options>]` when the
   /// command has more than three options.
   var usage: String {
-    let listed = options.filter { $0.name != "help" }
+    let listed = options.filter { $0.name != "help" && $0.listedInHelp }
     let optionsPart =
       listed.count > 3 ? ["[<options>]"] : listed.map { "[\($0.synopsis)]" }
     let arguments = argumentPlaceholders

@@ -10,7 +10,8 @@ enum HelpFormatter {
       text += "\nARGUMENTS:\n"
       text += command.argumentPlaceholders.map { "  \($0)" }.joined(separator: "\n") + "\n"
     }
-    text += "\nOPTIONS:\n" + rows(command.options.map { ($0.label, $0.help) })
+    text +=
+      "\nOPTIONS:\n" + rows(command.options.filter(\.listedInHelp).map { ($0.label, $0.help) })
     return text
   }
 
@@ -31,7 +32,9 @@ enum HelpFormatter {
       ])
     text += "\nSUBCOMMANDS:\n"
     text += rows(
-      commands.map { ($0.name, $0.abstract) } + [("help", "Show help for a subcommand.")])
+      commands.filter(\.listedInHelp).map { ($0.name, $0.abstract) } + [
+        ("help", "Show help for a subcommand.")
+      ])
     text += "\n  See 'sleeve help <subcommand>' for detailed help.\n"
     text +=
       "\nEXIT CODES:\n" + rows(ExitCode.documented.map { (String($0.code.rawValue), $0.meaning) })

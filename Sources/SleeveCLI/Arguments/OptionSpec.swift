@@ -9,12 +9,19 @@ struct OptionSpec: Sendable {
   let value: String?
   /// One line of help.
   let help: String
+  /// Whether `--help` and the usage line list it (the display options are documented in
+  /// README and offered by the completion scripts, but not listed in each command's help).
+  let listedInHelp: Bool
 
-  init(_ name: String, short: Character? = nil, value: String? = nil, help: String) {
+  init(
+    _ name: String, short: Character? = nil, value: String? = nil, help: String,
+    listedInHelp: Bool = true
+  ) {
     self.name = name
     self.short = short
     self.value = value
     self.help = help
+    self.listedInHelp = listedInHelp
   }
 
   /// `--db <path>` or `--status`.

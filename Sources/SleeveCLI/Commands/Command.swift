@@ -22,6 +22,8 @@ struct CommandContext {
   let databasePath: String
   let format: OutputFormat
   let command: CommandSpec
+  /// How a table meets the reader (`--color`, `--expanded`, `--wide`, the terminal's width).
+  var display = TerminalDisplay.plain
 
   /// Parses option `name` with `parse`, turning a `ValueError` into a `UsageError` that names
   /// the option and the value.
@@ -68,7 +70,7 @@ struct CommandContext {
   /// lines above the table (each escaped for the format).
   func print(table: Table, json: JSONValue, header: String? = nil, notes: [String] = []) {
     let lines = (header.map { [$0] } ?? []) + notes
-    console.out(format.render(table: table, json: json, header: lines, console: console))
+    console.out(format.render(table: table, json: json, header: lines, display: display))
   }
 }
 
@@ -78,7 +80,9 @@ enum SharedOptions {
     "db", value: "path", help: "The database (default: $SLEEVE_DB, else ./sleeve.sqlite).")
   static let format = OptionSpec(
     "format", value: "format", help: "Output: table, json, csv or markdown (default: table).")
-  static let common = [db, format]
+  /// What the query commands share: `--db`, `--format`, and the display options
+  /// (`TerminalDisplay.options`).
+  static let common = [db, format] + TerminalDisplay.options
 
   static let filters = [
     OptionSpec(

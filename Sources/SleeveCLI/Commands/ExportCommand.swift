@@ -42,15 +42,24 @@ enum ExportCommand: Command {
         path: arguments["out"], protecting: [context.databasePath], console: context.console)
       var outcomes = 0
       var fires = 0
+      // Progress on a terminal, only when the data goes to a file (not over the data itself).
+      let progress = sink.path == nil ? nil : ProgressLine(console: context.console)
+      var current = 0
+      func report() {
+        progress?.update(
+          "Exporting session \(current) of \(sessions.count): \(outcomes) handler invocations")
+      }
       switch format {
       case .otlpJSON:
         let exporter = OTLPJSONExporter(sink: sink)
         for session in sessions {
+          current += 1
           try exporter.begin(session)
           try database.forEachFireGroup(in: session) { group in
             fires += group.fire == nil ? 0 : 1
             outcomes += group.outcomes.count
             try exporter.add(group)
+            report()
           }
         }
         try exporter.flush()
@@ -58,6 +67,7 @@ enum ExportCommand: Command {
         let exporter: any RowExporter = format == .csv ? CSVRowExporter() : NDJSONRowExporter()
         try exporter.begin(into: sink)
         for session in sessions {
+          current += 1
           try database.forEachFireGroup(in: session) { group in
             fires += group.fire == nil ? 0 : 1
             for outcome in group.outcomes {
@@ -66,10 +76,13 @@ enum ExportCommand: Command {
                 into: sink)
             }
             outcomes += group.outcomes.count
+            report()
           }
         }
       }
       try sink.finish()
+      progress?.finish(
+        "Exported session \(current) of \(sessions.count): \(outcomes) handler invocations")
       return (sessions, fires, outcomes)
     }
     if let path = arguments["out"] {

@@ -19,7 +19,7 @@ enum MergeCommand: Command {
         "include-unterminated",
         help: "Also copy sessions that have not ended (running or crashed)."),
       SharedOptions.format,
-    ])
+    ] + TerminalDisplay.options)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let out = arguments.arguments[0]

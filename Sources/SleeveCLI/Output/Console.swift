@@ -12,33 +12,61 @@ final class Console: Sendable {
   private let sink: Locked<(out: String, error: String)>
   private let outputFailureReason = Locked<String?>(nil)
   private let capturing: Bool
+  /// Whether this is the process's own console (not a test's capturing one).
+  var isStandard: Bool { !capturing }
   /// Environment variables (`SLEEVE_DB`, `NO_COLOR`).
   let environment: [String: String]
   /// Whether standard output is a terminal.
   let outputIsTerminal: Bool
   /// Whether standard error is a terminal (progress lines are drawn there).
   let errorIsTerminal: Bool
+  /// The width of the terminal on standard output, in cells: the terminal's own
+  /// (`TIOCGWINSZ`), else `COLUMNS`, else 80. Meaningful only when `outputIsTerminal`.
+  let terminalColumns: Int
 
   /// The process's real streams and environment.
   static func standard(environment: [String: String]) -> Console {
     Console(
       capturing: false, environment: environment, outputIsTerminal: isatty(1) == 1,
-      errorIsTerminal: isatty(2) == 1)
+      errorIsTerminal: isatty(2) == 1,
+      terminalColumns: columns(reported: reportedColumns(of: 1), environment: environment))
+  }
+
+  /// A terminal's width: the one it reports when it reports one, else a `COLUMNS` of 1 to
+  /// 10,000, else 80.
+  static func columns(reported: Int?, environment: [String: String]) -> Int {
+    if let reported, reported > 0 { return reported }
+    if let text = environment["COLUMNS"], let value = Int(text), (1...10_000).contains(value) {
+      return value
+    }
+    return 80
+  }
+
+  /// The columns the terminal on `descriptor` reports (`TIOCGWINSZ`), or `nil`.
+  private static func reportedColumns(of descriptor: Int32) -> Int? {
+    var size = winsize()
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
   }
 
   /// A console that keeps what is written, for tests; `outputIsTerminal` pretends standard
-  /// output is a terminal.
-  static func capturing(environment: [String: String] = [:], outputIsTerminal: Bool = false)
-    -> Console
-  {
+  /// output is a terminal `columns` wide (else `COLUMNS`, else 80), `errorIsTerminal` that
+  /// standard error is one.
+  static func capturing(
+    environment: [String: String] = [:], outputIsTerminal: Bool = false, columns: Int? = nil,
+    errorIsTerminal: Bool = false
+  ) -> Console {
     Console(
       capturing: true, environment: environment, outputIsTerminal: outputIsTerminal,
-      errorIsTerminal: false)
+      errorIsTerminal: errorIsTerminal,
+      terminalColumns: Self.columns(reported: columns, environment: environment))
   }
 
   private init(
-    capturing: Bool, environment: [String: String], outputIsTerminal: Bool, errorIsTerminal: Bool
+    capturing: Bool, environment: [String: String], outputIsTerminal: Bool, errorIsTerminal: Bool,
+    terminalColumns: Int
   ) {
+    self.terminalColumns = terminalColumns
     self.capturing = capturing
     self.environment = environment
     self.outputIsTerminal = outputIsTerminal

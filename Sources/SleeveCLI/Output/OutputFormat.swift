@@ -11,15 +11,18 @@ enum OutputFormat: String, CaseIterable, Sendable {
 
   /// Renders a report given as a table and as JSON. The `header` lines go above the aligned
   /// and the Markdown table (not into JSON or CSV), each escaped for the format, so a recorded
-  /// name in one stays on its line.
-  func render(table: Table, json: JSONValue, header: [String], console: Console) -> String {
+  /// name in one stays on its line. Only the table format depends on `display` (the terminal's
+  /// width, the layout asked for, colour; see `TableLayout`).
+  func render(table: Table, json: JSONValue, header: [String], display: TerminalDisplay)
+    -> String
+  {
     let lines = header.map { escapedLine($0) + "\n" }.joined()
     let heading = lines.isEmpty ? "" : lines + "\n"
     return switch self {
     case .json: json.text + "\n"
     case .csv: table.csv
     case .markdown: heading + table.markdown
-    case .table: heading + table.aligned(bold: console.usesColor)
+    case .table: TableLayout.render(table, header: header, display: display)
     }
   }
 

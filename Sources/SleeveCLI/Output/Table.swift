@@ -9,10 +9,13 @@ struct Table: Sendable {
   struct Cell: Sendable, ExpressibleByStringLiteral {
     let display: String
     let raw: String
+    /// How it stands out on a colour terminal (`nil`: plain).
+    let tone: Tone?
 
-    init(_ display: String, raw: String? = nil) {
+    init(_ display: String, raw: String? = nil, tone: Tone? = nil) {
       self.display = display
       self.raw = raw ?? display
+      self.tone = tone
     }
 
     init(stringLiteral value: String) { self.init(value) }
@@ -21,31 +24,37 @@ struct Table: Sendable {
   /// Column titles; numeric columns are right-aligned in tables.
   let columns: [String]
   let numeric: Set<Int>
+  /// Free-text columns (a method, a reason, a message, a path): on a terminal too narrow for
+  /// the full table they move to numbered notes under it (see `TableLayout`).
+  let freeText: Set<Int>
   var rows: [[Cell]] = []
 
-  init(columns: [String], numeric: Set<Int> = []) {
+  init(columns: [String], numeric: Set<Int> = [], freeText: Set<Int> = []) {
     self.columns = columns
     self.numeric = numeric
+    self.freeText = freeText
   }
 
-  /// Columns padded to their widest cell (measured on the escaped text), two spaces apart;
-  /// the header optionally bold. Every cell is escaped with `TerminalText`.
-  func aligned(bold: Bool = false) -> String {
-    let header = columns.map(TerminalText.escaped)
-    let body = rows.map { $0.map { TerminalText.escaped($0.display) } }
-    let widths = columns.indices.map { column in
-      max(header[column].count, body.map { $0[column].count }.max() ?? 0)
-    }
-    func line(_ cells: [String]) -> String {
-      cells.enumerated().map { column, text in
-        let pad = String(repeating: " ", count: widths[column] - text.count)
-        return numeric.contains(column) ? pad + text : text + pad
-      }.joined(separator: "  ").trimmingTrailingSpaces
-    }
-    let title = line(header)
-    var out = (bold ? "\u{1B}[1m" + title + "\u{1B}[0m" : title) + "\n"
-    for row in body { out += line(row) + "\n" }
-    return out
+  /// Columns padded to their widest cell (measured in terminal cells on the escaped text, see
+  /// `CellWidth`), two spaces apart; with `colored`, the header bold and each toned cell in
+  /// its colour. Every cell is escaped with `TerminalText`. What a pipe or file gets.
+  func aligned(bold colored: Bool = false) -> String {
+    TableLayout.full(
+      header: columns.map(TerminalText.escaped), rows: escapedRows(), table: self,
+      colored: colored)
+  }
+
+  /// Each row's display values, escaped with `TerminalText`.
+  func escapedRows() -> [[String]] {
+    rows.map { $0.map { TerminalText.escaped($0.display) } }
+  }
+
+  /// The tone of the cell at `row`, `column` when coloured: its own, else dimmed for a number
+  /// marked insufficient (`*`), else none.
+  func tone(row: Int, column: Int) -> Tone? {
+    let cell = rows[row][column]
+    if let tone = cell.tone { return tone }
+    return numeric.contains(column) && cell.display.hasSuffix("*") ? .muted : nil
   }
 
   /// RFC 4180 CSV of the raw values, formulas neutralized (see `CSVText`).

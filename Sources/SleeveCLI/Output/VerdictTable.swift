@@ -8,7 +8,7 @@ enum VerdictTable {
       columns: [
         "check", "metric", "value", "threshold", "n", "min samples", "p-value", "verdict",
         "method",
-      ], numeric: [2, 3, 4, 5, 6])
+      ], numeric: [2, 3, 4, 5, 6], freeText: [8])
     for check in checks {
       table.rows.append([
         Table.Cell(check.subject), Table.Cell(check.metric.rawValue),
@@ -16,7 +16,8 @@ enum VerdictTable {
         Table.Cell(threshold(check), raw: Formatting.raw(check.threshold)),
         Table.Cell(String(check.n)), Table.Cell(String(check.minSamples)),
         Table.Cell(pValue(check.pValue), raw: Formatting.raw(check.pValue)),
-        Table.Cell(check.verdict.rawValue), Table.Cell(check.method),
+        Table.Cell(check.verdict.rawValue, tone: Tone.ofVerdict(check.verdict.rawValue)),
+        Table.Cell(check.method),
       ])
     }
     return table

@@ -1,0 +1,111 @@
+import SleeveQuery
+
+/// What the completion scripts offer, read from the commands' specs (so a new command or option
+/// is completed without touching the scripts): subcommands, their options, and each value's kind.
+struct CompletionModel {
+  /// What a value is completed from.
+  enum Values: Equatable {
+    /// Nothing (a number, a duration, free text).
+    case none
+    /// A fixed list (`--format`, `--by`, `--color`).
+    case choices([String])
+    /// The recorded values of `kind` (`sessions`, `handlers`, `flags`), read at completion time
+    /// from the database with `sleeve __complete`; `fixed` are offered too (`last`, `all`).
+    case recorded(String, fixed: [String])
+    /// File names.
+    case files
+  }
+
+  /// One option of a subcommand.
+  struct Option {
+    let name: String
+    let help: String
+    /// `nil` for a flag.
+    let values: Values?
+  }
+
+  /// One subcommand.
+  struct Subcommand {
+    let name: String
+    let abstract: String
+    let options: [Option]
+    /// What its positional arguments complete to (`nil`: none).
+    let arguments: Values?
+  }
+
+  let subcommands: [Subcommand]
+  /// The options taken before the subcommand (`--db`, `--format`).
+  let global: [Option]
+
+  /// The model of `specs` (hidden commands left out).
+  init(specs: [CommandSpec]) {
+    subcommands = specs.filter(\.listedInHelp).map { spec in
+      Subcommand(
+        name: spec.name, abstract: spec.abstract,
+        options: spec.options.map { Self.option($0, command: spec.name) },
+        arguments: Self.arguments(of: spec))
+    }
+    global = ArgumentParser.globalOptions.map { Self.option($0, command: nil) }
+  }
+
+  /// Every option name that takes a value, in any subcommand (the scripts skip its value when
+  /// looking for the subcommand).
+  var valueOptions: [String] {
+    var seen: Set<String> = []
+    return (global + subcommands.flatMap(\.options)).filter { $0.values != nil }.map(\.name)
+      .filter { seen.insert($0).inserted }
+  }
+
+  /// Each option that takes a value, in first-seen order, with each distinct completion of
+  /// its value and the subcommands that have it (`""` stands for the top level): `--format`
+  /// completes differently in `report` and `export`.
+  var valueGroups: [(name: String, cases: [(values: Values, commands: [String])])] {
+    var groups: [(name: String, cases: [(values: Values, commands: [String])])] = []
+    let all =
+      global.map { ("", $0) }
+      + subcommands.flatMap { command in command.options.map { (command.name, $0) } }
+    for (command, option) in all {
+      guard let values = option.values else { continue }
+      guard let group = groups.firstIndex(where: { $0.name == option.name }) else {
+        groups.append((option.name, [(values, [command])]))
+        continue
+      }
+      if let index = groups[group].cases.firstIndex(where: { $0.values == values }) {
+        groups[group].cases[index].commands.append(command)
+      } else {
+        groups[group].cases.append((values, [command]))
+      }
+    }
+    return groups
+  }
+
+  private static func option(_ spec: OptionSpec, command: String?) -> Option {
+    Option(name: spec.name, help: spec.help, values: spec.value.map { _ in values(spec, command) })
+  }
+
+  private static func values(_ option: OptionSpec, _ command: String?) -> Values {
+    switch option.name {
+    case "db", "out": return .files
+    case "format":
+      switch command {
+      case "report": return .choices(ReportCommand.Format.allCases.map(\.rawValue))
+      case "export": return .choices(ExportCommand.Format.allCases.map(\.rawValue))
+      default: return .choices(OutputFormat.allCases.map(\.rawValue))
+      }
+    case "by": return .choices(Grouping.allCases.map(\.rawValue))
+    case "color": return .choices(TerminalDisplay.ColorChoice.allCases.map(\.rawValue))
+    case "session": return .recorded("sessions", fixed: ["last", "all"])
+    case "handler": return .recorded("handlers", fixed: [])
+    case "flag": return .recorded("flags", fixed: [])
+    default: return .none
+    }
+  }
+
+  private static func arguments(of spec: CommandSpec) -> Values? {
+    switch spec.arguments.first {
+    case "flag": .recorded("flags", fixed: [])
+    case "out", "input", "file", "path": .files
+    default: nil
+    }
+  }
+}

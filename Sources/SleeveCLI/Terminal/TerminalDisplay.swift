@@ -1,0 +1,96 @@
+/// How a command's table meets its reader: the width to fit (a terminal's) or none (a pipe or
+/// file: the full table, exactly as it always printed), the layout asked for, and whether to
+/// colour. Machine formats (json, csv, markdown) never change with the terminal.
+struct TerminalDisplay: Sendable {
+  /// `--color`.
+  enum ColorChoice: String, CaseIterable, Sendable {
+    /// Colour when standard output is a terminal and `NO_COLOR` is unset or empty.
+    case auto
+    /// Colour in the table format even into a pipe or file (for `less -R`).
+    case always
+    /// No colour.
+    case never
+  }
+
+  /// The layout a table takes.
+  enum Layout: Sendable {
+    /// The full table when it fits; else free text moved to notes; else expanded.
+    case fit
+    /// One block per row, `field  value` lines (`--expanded`).
+    case expanded
+    /// The full table, however wide (`--wide`, and every pipe and file).
+    case wide
+  }
+
+  /// The narrowest width laid out: a narrower terminal gets lines of this many cells.
+  static let minimumWidth = 20
+
+  /// The width in cells to fit, or `nil` for no limit.
+  let width: Int?
+  /// The layout.
+  let layout: Layout
+  /// Whether verdicts, the decision line and the header row are coloured.
+  let colored: Bool
+
+  /// A pipe's or file's display: the full table, no colour.
+  static let plain = TerminalDisplay(width: nil, layout: .wide, colored: false)
+
+  init(width: Int?, layout: Layout, colored: Bool) {
+    self.width = width.map { max($0, Self.minimumWidth) }
+    self.layout = layout
+    self.colored = colored
+  }
+
+  /// The options that shape a table (accepted by every command that prints one).
+  static let options = [
+    OptionSpec(
+      "color", value: "when",
+      help: "Colour verdicts: auto (default: on a terminal, unless NO_COLOR), always or never.",
+    ),
+    OptionSpec(
+      "expanded", help: "One block per row (field, value), whatever the width.",
+    ),
+    OptionSpec("wide", help: "The full table, however wide the terminal."),
+  ]
+
+  /// The display `arguments` ask for, in `format`, on `console`.
+  ///
+  /// - Throws: `UsageError` (exit 64) for a `--color` other than auto, always or never, for
+  ///   `--expanded` or `--wide` with a format other than table, and for both together.
+  static func resolve(
+    _ arguments: ParsedArguments, format: OutputFormat, console: Console, command: CommandSpec
+  ) throws -> TerminalDisplay {
+    var choice = ColorChoice.auto
+    if let text = arguments["color"] {
+      guard let given = ColorChoice(rawValue: text) else {
+        throw UsageError.invalidValue(
+          text, for: options[0], in: command.name,
+          because: "expected one of "
+            + ColorChoice.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+      choice = given
+    }
+    let expanded = arguments.has("expanded")
+    let wide = arguments.has("wide")
+    if expanded && wide {
+      throw UsageError("'--expanded' and '--wide' cannot be used together", command: command.name)
+    }
+    if (expanded || wide) && format != .table {
+      throw UsageError(
+        "'--\(expanded ? "expanded" : "wide")' lays out tables: it needs --format table, not "
+          + "\(format.rawValue) (formats: "
+          + OutputFormat.allCases.map(\.rawValue).joined(separator: ", ") + ")",
+        command: command.name)
+    }
+    guard format == .table else { return .plain }
+    let colored =
+      switch choice {
+      case .always: true
+      case .never: false
+      case .auto: console.usesColor
+      }
+    let width = console.outputIsTerminal ? console.terminalColumns : nil
+    let layout: Layout = expanded ? .expanded : (wide || width == nil) ? .wide : .fit
+    return TerminalDisplay(width: width, layout: layout, colored: colored)
+  }
+}
