@@ -46,8 +46,18 @@ enum FlagsCommand: Command {
       table: table, json: json, header: header,
       notes: flags.isEmpty ? ["No flags in the selected sessions."] : [])
     if context.format == .table || context.format == .markdown, !history.isEmpty {
-      let lines = history.map { context.format.escapedLine($0) + "\n" }.joined()
-      context.console.out("\nHistory:\n" + lines)
+      let lines = history.map(context.format.escapedLine)
+      // On a terminal, each change wraps to its width, continued under itself.
+      let fitted =
+        context.format == .table && context.display.layout != .wide
+        ? context.display.width.map { width in
+          lines.flatMap { line in
+            CellText.wrapped(line, width: width - 4).enumerated().map { index, piece in
+              index == 0 ? piece : "    " + piece
+            }
+          }
+        } ?? lines : lines
+      context.console.out("\nHistory:\n" + fitted.map { $0 + "\n" }.joined())
     }
     return .success
   }
