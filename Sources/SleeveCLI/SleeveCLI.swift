@@ -26,7 +26,10 @@ public enum SleeveCLI {
   /// standard output could not be written exits 74, whatever it returned.
   static func run(_ arguments: [String], console: Console) async -> ExitCode {
     let code = await runCommand(arguments, console: console)
-    guard let failure = console.outputFailure else { return code }
+    // A command that already failed has said why (an export stopped by the failed write says
+    // so itself); one that answered (0, or check's 1 and 2) lost its answer: that is 74.
+    guard let failure = console.outputFailure, [.success, .breach, .insufficient].contains(code)
+    else { return code }
     console.error("Error: cannot write to standard output (\(failure))\n")
     return .ioError
   }
