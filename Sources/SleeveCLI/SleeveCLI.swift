@@ -134,6 +134,7 @@ public enum SleeveCLI {
     switch error {
     case .danglingLink, .unreadable, .noSessionsYet: .notFound
     case .notADatabase, .notASleeveDatabase, .newerSchema, .corrupt, .notARegularFile,
+      .companionFile,
       .olderSchema, .migrationRefused, .noSessionIDsLeft:
       .dataError
     }

@@ -93,6 +93,26 @@ struct DatabaseFileTests {
     }
   }
 
+  @Test(
+    "a database's -wal, -shm or -journal is never opened, created or written as a database",
+    arguments: commandNames)
+  func companionFilesAreRefused(command: String) async throws {
+    let good = try FixtureDatabase.standard()
+    try good.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    let before = try Data(contentsOf: URL(fileURLWithPath: good.path))
+    for suffix in ["-wal", "-shm", "-journal"] {
+      let companion = good.path + suffix
+      let existed = FileManager.default.fileExists(atPath: companion)
+      let result = await CLIRunner.run(Self.arguments(command, companion, good.path))
+      #expect(result.exit == 65, "\(command) on \(suffix): \(result.error)")
+      #expect(result.error.contains("belongs to the database"), "\(result.error)")
+      #expect(FileManager.default.fileExists(atPath: companion) == existed)
+    }
+    try good.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: good.path)) == before)
+    #expect(try good.connection.scalarInt("SELECT count(*) FROM outcomes") == 29)
+  }
+
   @Test("readers call a dropped column damage (65), not an I/O error")
   func droppedColumnIsDamage() async throws {
     let fixture = try FixtureDatabase.standard()

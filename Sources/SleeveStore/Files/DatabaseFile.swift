@@ -41,6 +41,9 @@ public enum DatabaseFile {
   ///   the SQLite header; `StoreError.unreadable` when the file cannot be read (permissions).
   public static func inspect(_ path: String) throws(StoreError) -> State {
     guard !path.isEmpty else { throw .unreadable(path: path, reason: "the path is empty") }
+    if let database = companionDatabase(of: path) {
+      throw .companionFile(path: path, database: database)
+    }
     var status = stat()
     guard stat(path, &status) == 0 else {
       let error = errno
@@ -118,6 +121,20 @@ public enum DatabaseFile {
       return
     }
     _ = try inspect(path)
+  }
+
+  /// The database whose `-wal`, `-shm` or `-journal` file `path` names, when that database
+  /// exists: SQLite owns such a file (it resets one that holds anything else), so Sleeve never
+  /// opens, creates or writes a database there.
+  static func companionDatabase(of path: String) -> String? {
+    for suffix in ["-wal", "-shm", "-journal"] where path.hasSuffix(suffix) {
+      let database = String(path.dropLast(suffix.count))
+      var status = stat()
+      if !database.isEmpty, stat(database, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+        return database
+      }
+    }
+    return nil
   }
 
   private static func requireRegular(_ status: stat, path: String) throws(StoreError) {

@@ -15,6 +15,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
   /// The path is a symbolic link to a file that does not exist; Sleeve never creates a file
   /// through a link.
   case danglingLink(path: String)
+  /// The path is the `-wal`, `-shm` or `-journal` file of the database `database`: SQLite's,
+  /// never a database of its own.
+  case companionFile(path: String, database: String)
   /// The file exists but cannot be read or created (`reason`: permission denied, …).
   case unreadable(path: String, reason: String)
   /// The file holds no Sleeve tables yet: it is empty or being created by a recorder.
@@ -45,6 +48,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
       "'\(path)' is damaged (\(detail)); restore it from a copy or record a new session"
     case .notARegularFile(let path, let kind):
       "'\(path)' is \(kind), not a regular file; pass the path of a Sleeve database file"
+    case .companionFile(let path, let database):
+      "'\(path)' belongs to the database '\(database)' (SQLite keeps its log there); pass "
+        + "the database itself, or another path"
     case .danglingLink(let path):
       "'\(path)' is a symbolic link to a file that does not exist; Sleeve does not create "
         + "files through links: fix the link or pass another path"
