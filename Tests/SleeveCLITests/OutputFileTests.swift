@@ -44,6 +44,21 @@ struct OutputFileTests {
     #expect(try reader.scalarInt("SELECT count(*) FROM outcomes") == 29)
   }
 
+  @Test("--out naming a database's -wal, -shm or -journal is refused, present or not")
+  func companionPathsAreRefused() async throws {
+    let fixture = try FixtureDatabase.standard()
+    let other = try FixtureDatabase.standard()
+    try other.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for suffix in ["-wal", "-shm", "-journal"] {
+      let target = other.path + suffix
+      let existed = FileManager.default.fileExists(atPath: target)
+      let result = await CLIRunner.run(["report", "--db", fixture.path, "--out", target])
+      #expect(result.exit == 64, "\(suffix): \(result.error)")
+      #expect(result.error.contains("belongs to the database"))
+      #expect(FileManager.default.fileExists(atPath: target) == existed)
+    }
+  }
+
   @Test("/dev/null stays a device and /dev/stdout reaches standard output")
   func devices() throws {
     let fixture = try FixtureDatabase.standard()

@@ -44,6 +44,9 @@ final class OutputFile {
   init(path: String, protecting protected: [String]) throws(OutputFileError) {
     self.path = path
     guard !path.isEmpty else { throw .refused(path: path, reason: "the path is empty") }
+    if let database = DatabaseFile.companionDatabase(of: path) {
+      throw .refused(path: path, reason: "it belongs to the database '\(database)'")
+    }
     var status = stat()
     guard stat(path, &status) == 0 else {
       let error = errno

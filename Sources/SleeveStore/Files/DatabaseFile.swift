@@ -126,7 +126,7 @@ public enum DatabaseFile {
   /// The database whose `-wal`, `-shm` or `-journal` file `path` names, when that database
   /// exists: SQLite owns such a file (it resets one that holds anything else), so Sleeve never
   /// opens, creates or writes a database there.
-  static func companionDatabase(of path: String) -> String? {
+  public static func companionDatabase(of path: String) -> String? {
     for suffix in ["-wal", "-shm", "-journal"] where path.hasSuffix(suffix) {
       let database = String(path.dropLast(suffix.count))
       var status = stat()
