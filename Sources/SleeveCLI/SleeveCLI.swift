@@ -18,13 +18,24 @@ public enum SleeveCLI {
 
   /// Runs the command line `arguments` (without the program name) against the real standard
   /// streams and environment; returns the exit status.
+  ///
+  /// SIGPIPE is ignored first: a reader that goes away (`sleeve export | head`) makes the next
+  /// write fail with EPIPE, which ends the command with exit 74 and one line, never a signal.
   public static func main(arguments: [String], environment: [String: String]) async -> Int32 {
-    await run(arguments, console: .standard(environment: environment)).rawValue
+    signal(SIGPIPE, SIG_IGN)
+    return await run(arguments, console: .standard(environment: environment)).rawValue
   }
 
   /// Runs the command line with `console` for output and environment. A command whose
   /// standard output could not be written exits 74, whatever it returned.
   static func run(_ arguments: [String], console: Console) async -> ExitCode {
+    if arguments.first == CompleteCommand.spec.name {
+      // The completion helper prints values or nothing, and always exits 0 (README).
+      let quiet = Console.capturing(environment: console.environment)
+      _ = await runCommand(arguments, console: quiet)
+      if quiet.capturedError.isEmpty { console.out(quiet.capturedOutput) }
+      return .success
+    }
     let code = await runCommand(arguments, console: console)
     // A command that already failed has said why (an export stopped by the failed write says
     // so itself); one that answered (0, or check's 1 and 2) lost its answer: that is 74.

@@ -13,7 +13,8 @@ struct ArgumentBoundsTests {
   @Test(
     "--since outside 64-bit Unix nanoseconds is exit 64 naming the range",
     arguments: [
-      "9999-12-31", "2262-04-12", "1677-09-21", "0001-01-01", "200000d", "1e18s", "1e300w",
+      "9999-12-31", "2262-04-12", "1677-09-21", "0001-01-01", "200000d", "1000000000000000000s",
+      "99999999999999999999w",
     ])
   func sinceOutOfRange(value: String) async throws {
     let fixture = try FixtureDatabase.standard()
@@ -124,5 +125,30 @@ struct ArgumentBoundsTests {
     }
     let reader = try Connection(path: fixture.path, mode: .readOnly)
     #expect(try reader.scalarInt("SELECT count(*) FROM flag_events") == 2)
+  }
+
+  @Test(
+    "dates and times that do not exist, and non-decimal amounts, are 64, never rolled over",
+    arguments: [
+      "2026-02-30", "2026-04-31", "2026-12-01T25:00:00Z", "2026-02-29T36:00:00Z", "0x10h",
+      "1e3s", "nans", "-5h",
+    ])
+  func impossibleSince(value: String) async throws {
+    let fixture = try FixtureDatabase.standard()
+    let result = await CLIRunner.run(["sessions", "--db", fixture.path, "--since", value])
+    #expect(result.exit == 64, "\(value): \(result.error)")
+  }
+
+  @Test("durations up to Int64 nanoseconds are taken; past it, 64 saying the limit")
+  func durationEdges() throws {
+    #expect(try ValueParsers.duration("9223372036854775807ns") == .max)
+    #expect(try ValueParsers.duration("9223372036s") == 9_223_372_036_000_000_000)
+    #expect(throws: ValueError.self) { try ValueParsers.duration("9223372037s") }
+    for text in ["0x10ms", "1e3ms", "nanms", " 5ms", "-5ms"] {
+      #expect(throws: ValueError.self, "\(text)") { try ValueParsers.duration(text) }
+    }
+    for text in ["0x10", " 50", "50 ", "1e1", "+5"] {
+      #expect(throws: ValueError.self, "\(text)") { try ValueParsers.percentiles(text) }
+    }
   }
 }

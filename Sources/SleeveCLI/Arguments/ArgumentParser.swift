@@ -45,7 +45,8 @@ enum ArgumentParser {
     guard index < arguments.count else { return .help(command: nil) }
     let name = arguments[index]
     if name == "help" {
-      let topic = index + 1 < arguments.count ? arguments[index + 1] : nil
+      var topic = index + 1 < arguments.count ? arguments[index + 1] : nil
+      if topic == "help" { topic = nil }  // `sleeve help help`: the overview, which explains it
       if let topic, !commands.contains(where: { $0.name == topic }) {
         throw UsageError("Unknown subcommand '\(topic)'")
       }

@@ -8,8 +8,7 @@ enum ValueParsers {
     let parts = text.split(separator: ",", omittingEmptySubsequences: false)
     var values: [Double] = []
     for part in parts {
-      let trimmed = part.trimmingCharacters(in: .whitespaces).trimmingPrefix("p")
-      guard let value = Double(trimmed), value.isFinite else {
+      guard let value = DecimalText.unsignedValue(part.trimmingPrefix("p")), value.isFinite else {
         throw ValueError("expected numbers separated by commas, like 50,95,99.9")
       }
       guard (0...100).contains(value) else {
@@ -26,10 +25,12 @@ enum ValueParsers {
       ("ns", 1), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9), ("m", 60e9),
     ]
     for (unit, scale) in units where text.hasSuffix(unit) {
-      let number = text.dropLast(unit.count)
-      if let value = Double(number), value.isFinite, value >= 0, value * scale < 9.2e18 {
-        return Int64((value * scale).rounded())
+      guard let value = DecimalText.unsignedValue(text.dropLast(unit.count)) else { continue }
+      if unit == "ns", let exact = Int64(text.dropLast(2)) { return exact }
+      guard let nanoseconds = Int64(exactly: (value * scale).rounded()) else {
+        throw ValueError("a duration is at most 9223372036854775807ns (about 292 years)")
       }
+      return nanoseconds
     }
     throw ValueError("expected a duration with a unit, like 50ms, 1.5s, 200us or 300ns")
   }
@@ -68,15 +69,19 @@ enum ValueParsers {
     ]
     var seconds: Double?
     for (unit, scale) in ages where text.hasSuffix(unit) {
-      if let amount = Double(text.dropLast()), amount.isFinite, amount >= 0 {
+      if let amount = DecimalText.unsignedValue(text.dropLast()), amount.isFinite {
         seconds = now.timeIntervalSince1970 - amount * scale
       }
     }
-    if seconds == nil, let date = try? Date(text, strategy: .iso8601) {
-      seconds = date.timeIntervalSince1970
-    }
+    // A date or time is taken only when it reads back the same: the parser rolls 2026-02-30
+    // over to March and 25:00 to the next day, which nobody meant.
+    let full = Date.ISO8601FormatStyle()
     let day = Date.ISO8601FormatStyle().year().month().day()
-    if seconds == nil, let date = try? Date(text, strategy: day) {
+    for style in [full, day] where seconds == nil {
+      guard let date = try? Date(text, strategy: style) else { continue }
+      guard date.formatted(style) == text else {
+        throw ValueError("no such date or time (\(text) does not exist on the calendar)")
+      }
       seconds = date.timeIntervalSince1970
     }
     guard let seconds else {

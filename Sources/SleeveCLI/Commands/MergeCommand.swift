@@ -1,5 +1,11 @@
 import SleeveStore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `sleeve merge`: copy sessions from other databases into one.
 enum MergeCommand: Command {
   static let spec = CommandSpec(
@@ -28,11 +34,13 @@ enum MergeCommand: Command {
     let console = context.console
     // Every input is checked before the output is created or written.
     for input in inputs { try requireReadable(input) }
-    let merger = try SessionMerger(target: SleeveDatabase.openForWriting(path: out))
+    let created = try DatabaseFile.inspect(out) == .missing
+    var merger: SessionMerger? = try SessionMerger(
+      target: SleeveDatabase.openForWriting(path: out))
     var reports: [SessionMerger.Report] = []
     do {
       for (index, input) in inputs.enumerated() {
-        let report = try merger.merge(path: input, includeUnterminated: includeUnterminated) {
+        let report = try merger!.merge(path: input, includeUnterminated: includeUnterminated) {
           step in
           guard console.errorIsTerminal else { return }
           console.error(
@@ -45,6 +53,11 @@ enum MergeCommand: Command {
     } catch {
       // What was merged before the failure stays merged: say so, then report the failure.
       if !reports.isEmpty { printReports(reports, out: out, context: context) }
+      if created && reports.isEmpty {
+        // Nothing was merged into the file this command created: leave nothing behind.
+        merger = nil
+        for suffix in ["", "-wal", "-shm"] { unlink(out + suffix) }
+      }
       throw error
     }
     printReports(reports, out: out, context: context)

@@ -21,13 +21,16 @@ enum MigrateCommand: Command {
       }
       var lines = state.applied.map { "applied  \($0)" } + state.pending.map { "pending  \($0)" }
       lines += state.unknown.map { "unknown  \($0) (from a newer Sleeve)" }
-      context.console.out(lines.joined(separator: "\n") + "\n")
-      return state.unknown.isEmpty ? .success : .dataError
+      context.console.out(lines.map { TerminalText.escaped($0) + "\n" }.joined())
+      guard state.unknown.isEmpty else {
+        throw StoreError.newerSchema(path: path, unknown: state.unknown)
+      }
+      return .success
     }
     let applied = try SleeveDatabase.migrate(path: path).applied
     context.console.out(
       applied.isEmpty
-        ? "'\(path)' is up to date.\n"
+        ? "'\(TerminalText.escaped(path))' is up to date.\n"
         : applied.map { "applied  \($0)" }.joined(separator: "\n") + "\n")
     return .success
   }

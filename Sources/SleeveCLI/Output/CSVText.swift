@@ -63,7 +63,7 @@ enum CSVText {
     switch first {
     case UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D,
       UInt8(ascii: "'"):
-      return Double(value) == nil
+      return !DecimalText.isNumber(value)
     default:
       return false
     }

@@ -39,11 +39,11 @@ struct OutcomeScan {
     let statement = try database.connection.prepare(
       byEvent
         ? """
-        SELECT o.registration_id, o.status, o.variant, o.duration_ns, f.events
+        SELECT o.registration_id, o.status, o.variant, o.duration_ns, o.id, f.events
         FROM outcomes o LEFT JOIN fires f ON f.id = o.fire_id WHERE o.id BETWEEN ? AND ?
         """
         : """
-        SELECT registration_id, status, variant, duration_ns
+        SELECT registration_id, status, variant, duration_ns, id
         FROM outcomes WHERE id BETWEEN ? AND ?
         """)
     try statement.bind(ids.lowerBound, at: 1)
@@ -55,12 +55,12 @@ struct OutcomeScan {
         continue
       }
       if byEvent {
-        guard !statement.isNull(at: 4) else {
+        guard !statement.isNull(at: 5) else {
           index = table.index(of: .unknown)  // the fire's row was lost
-          tally(statement, into: index, of: table)
+          try tally(statement, into: index, of: table)
           continue
         }
-        let events = statement.int64(at: 4)
+        let events = statement.int64(at: 5)
         if let known = eventGroups[events] {
           index = known
         } else {
@@ -69,18 +69,27 @@ struct OutcomeScan {
           eventGroups[events] = index
         }
       }
-      tally(statement, into: index, of: table)
+      try tally(statement, into: index, of: table)
     }
   }
 
-  /// Counts the current row (registration, status, variant, duration) into group `index`.
-  private func tally(_ row: Statement, into index: Int32, of table: GroupTable) {
+  /// Counts the current row (registration, status, variant, duration, id) into group
+  /// `index`.
+  ///
+  /// - Throws: `StoreError.corrupt` naming the row when a duration that would be ranked is not
+  ///   an integer (a text would read as 0 and move every percentile).
+  private func tally(_ row: Statement, into index: Int32, of table: GroupTable) throws {
     let status = row.int64(at: 1)
     guard table.groups[Int(index)].add(status: status) else { return }
     let ran =
       status == RecordCodes.Status.ok.rawValue || status == RecordCodes.Status.failed.rawValue
     if collectDurations && ran {
-      table.groups[Int(index)].durations.append(row.int64(at: 3))
+      guard case .integer(let duration) = row.value(at: 3) else {
+        throw StoreError.corrupt(
+          path: database.path,
+          detail: "outcomes row \(row.int64(at: 4)) has a duration_ns that is not an integer")
+      }
+      table.groups[Int(index)].durations.append(duration)
     }
   }
 }

@@ -8,9 +8,7 @@ extension QueryDatabase {
       let sessions = try sessions(matching: filter)
       return try translating {
         let ids = sessions.map(\.id)
-        var definitions:
-          [String: (owner: String, maxErrorRate: Double?, maxP99: Int64?, minSamples: Int)] =
-            [:]
+        var definitions: [String: FlagLedger.Definition] = [:]
         let definitionRows = try connection.prepare(
           """
           SELECT key, owner, max_error_rate, max_p99_ns, min_samples FROM flags
@@ -19,10 +17,9 @@ extension QueryDatabase {
         for id in ids {
           try definitionRows.bind(id, at: 1)
           while try definitionRows.step() {
-            definitions[definitionRows.text(at: 0) ?? ""] = (
-              definitionRows.text(at: 1) ?? "", definitionRows.double(at: 2),
-              definitionRows.optionalInt64(at: 3), Int(definitionRows.int64(at: 4))
-            )
+            let key = definitionRows.text(at: 0) ?? ""
+            definitions[key] = try FlagLedger.Definition(
+              reading: definitionRows, from: 1, key: key, path: path)
           }
           definitionRows.reset()
         }
@@ -50,7 +47,7 @@ extension QueryDatabase {
           let definition = definitions[key]
           return FlagReport(
             key: key, owner: definition?.owner, maxErrorRate: definition?.maxErrorRate,
-            maxP99Nanoseconds: definition?.maxP99, minSamples: definition?.minSamples,
+            maxP99Nanoseconds: definition?.maxP99Nanoseconds, minSamples: definition?.minSamples,
             history: history[key] ?? [], on: .init(cohorts[.cohort(flag: key, variant: .on)]),
             off: .init(cohorts[.cohort(flag: key, variant: .off)]))
         }

@@ -114,7 +114,13 @@ public enum DatabaseFile {
   ///
   /// - Throws: what `inspect` throws.
   public static func prepareForWriting(_ path: String, mode: UInt32 = 0o600) throws(StoreError) {
-    guard try inspect(path) == .missing else { return }
+    let state = try inspect(path)
+    if state == .empty {
+      // A database is made in this file now: it gets the mode of a file Sleeve creates.
+      chmod(path, mode_t(mode))
+      return
+    }
+    guard state == .missing else { return }
     do {
       try createIfMissing(path, mode: mode)
     } catch .unreadable {

@@ -105,10 +105,9 @@ public struct FlagLedger {
       """)
     var definitions: [String: Definition] = [:]
     while try statement.step() {
-      definitions[statement.text(at: 0) ?? ""] = Definition(
-        owner: statement.text(at: 1) ?? "", maxErrorRate: statement.double(at: 2),
-        maxP99Nanoseconds: statement.optionalInt64(at: 3),
-        minSamples: Int(statement.int64(at: 4)))
+      let key = statement.text(at: 0) ?? ""
+      definitions[key] = try Definition(
+        reading: statement, from: 1, key: key, path: connection.path)
     }
     return definitions
   }

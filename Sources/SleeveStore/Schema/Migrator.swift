@@ -88,6 +88,13 @@ public enum Migrator {
     var appliedIDs: [String] = []
     let statement = try connection.prepare("SELECT id FROM schema_migrations ORDER BY id")
     while try statement.step() { appliedIDs.append(statement.text(at: 0) ?? "") }
+    // Migrations record themselves in the transaction that creates their tables, so tables
+    // beside an empty ledger mean the ledger was damaged: neither new nor migratable.
+    if appliedIDs.isEmpty, let table = tables.first(where: { $0 != "schema_migrations" }) {
+      throw StoreError.corrupt(
+        path: connection.path,
+        detail: "schema_migrations is empty, but the file has tables ('\(table)', …)")
+    }
     let known = migrations.map(\.id)
     return State(
       applied: known.filter(appliedIDs.contains),
