@@ -20,7 +20,7 @@ enum SessionsCommand: Command {
       columns: [
         "id", "name", "uuid", "started", "duration", "status", "fires", "outcomes", "dropped",
         "failed",
-      ], numeric: [0, 4, 6, 7, 8, 9])
+      ], numeric: [0, 4, 6, 7, 8, 9], freeText: [2])
     for session in sessions {
       table.rows.append([
         Table.Cell(String(session.id)), Table.Cell(session.name), Table.Cell(session.uuid),
