@@ -142,7 +142,9 @@ extension Control {
     var body = entry.primary
     var evaluation: FlagEvaluation?
     if let key = entry.flagKey {
-      let flag = FlagEvaluation(key: key, state: flags?.state(of: key))
+      let flag = FlagEvaluation(
+        key: key, state: entry.flagKeyIsValid ? flags?.state(of: key) : nil,
+        keyIsValid: entry.flagKeyIsValid)
       evaluation = flag
       if flag.variant == .off {
         guard let fallback = entry.fallback else {

@@ -45,14 +45,24 @@ public struct FlagEvaluation: Hashable, Sendable {
   /// Evaluates `key` against a state; an unknown flag (`nil`) serves `off`, and so does a key
   /// that breaks ``FlagKey``'s rule, whatever state is given for it.
   public init(key: String, state: FlagState?) {
+    self.init(key: key, state: state, keyIsValid: FlagKey.isValid(key))
+  }
+
+  /// Evaluates `key` whose validity is already known (dispatch decides it once per
+  /// registration, so a fire never scans the key again).
+  init(key: String, state: FlagState?, keyIsValid: Bool) {
     self.key = key
-    self.state = FlagKey.isValid(key) ? state : nil
+    self.keyIsValid = keyIsValid
+    self.state = keyIsValid ? state : nil
     self.variant = self.state?.isOn == true ? .on : .off
   }
+
+  /// Whether `key` keeps ``FlagKey``'s rule.
+  private let keyIsValid: Bool
 
   /// Why this variant was served: the state's name, `unknown` for a flag the provider lacks,
   /// or `invalidKey` for a key that breaks ``FlagKey``'s rule.
   public var reason: String {
-    FlagKey.isValid(key) ? state?.name ?? "unknown" : "invalidKey"
+    keyIsValid ? state?.name ?? "unknown" : "invalidKey"
   }
 }

@@ -10,6 +10,8 @@ final class HandlerEntry {
   let kind: RegistrationInfo.Kind
   let identifier: String?
   let flagKey: String?
+  /// Whether `flagKey` keeps ``FlagKey``'s rule, decided once at registration (not per fire).
+  let flagKeyIsValid: Bool
   let primary: HandlerBody
   let fallback: HandlerBody?
   let site: SourceSite
@@ -31,6 +33,7 @@ final class HandlerEntry {
     self.kind = kind
     self.identifier = identifier
     self.flagKey = flagKey
+    self.flagKeyIsValid = flagKey.map(FlagKey.isValid) ?? false
     self.primary = primary
     self.fallback = fallback
     self.site = site

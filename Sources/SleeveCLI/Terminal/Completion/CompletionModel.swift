@@ -109,3 +109,25 @@ struct CompletionModel {
     }
   }
 }
+
+extension CompletionModel {
+  /// The `case $prev in` arms bash and zsh share (the same `[[ … ]]` syntax): one arm per
+  /// option that takes a value, choosing by subcommand when the values differ between
+  /// commands; `completion` writes the shell's own statement that offers the values.
+  func valueCases(completing completion: (Values) -> String) -> String {
+    var text = ""
+    for group in valueGroups {
+      text += "    --\(group.name))\n"
+      for (values, commands) in group.cases {
+        guard group.cases.count > 1 else {
+          text += "      \(completion(values))\n      return ;;\n"
+          break
+        }
+        let condition = commands.map { "$sub == \"\($0)\"" }.joined(separator: " || ")
+        text += "      if [[ \(condition) ]]; then \(completion(values)); return; fi\n"
+      }
+      if group.cases.count > 1 { text += "      return ;;\n" }
+    }
+    return text
+  }
+}

@@ -37,18 +37,7 @@ enum ZshCompletion {
         case $prev in
 
       """
-    for group in model.valueGroups {
-      text += "    --\(group.name))\n"
-      for (values, commands) in group.cases {
-        guard group.cases.count > 1 else {
-          text += "      \(completion(values))\n      return ;;\n"
-          break
-        }
-        let condition = commands.map { "$sub == \"\($0)\"" }.joined(separator: " || ")
-        text += "      if [[ \(condition) ]]; then \(completion(values)); return; fi\n"
-      }
-      if group.cases.count > 1 { text += "      return ;;\n" }
-    }
+    text += model.valueCases(completing: completion)
     text += """
         esac
         if [[ -z $sub ]]; then
