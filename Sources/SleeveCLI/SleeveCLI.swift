@@ -125,8 +125,6 @@ public enum SleeveCLI {
       }
     case let error as SQLiteError:
       return (code(for: error), error.description)
-    case let error as ExportError:
-      return (.ioError, error.description)
     case let error as OutputFileError:
       switch error {
       case .refused: return (.usage, error.description)

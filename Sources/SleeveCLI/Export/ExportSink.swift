@@ -42,23 +42,10 @@ final class ExportSink {
     defer { buffer.removeAll(keepingCapacity: true) }
     guard let file else {
       if let failure = console.outReportingFailure(buffer) {
-        throw ExportError.cannotWrite(path: "standard output", reason: failure)
+        throw OutputFileError.cannotWrite(path: "standard output", reason: failure)
       }
       return
     }
     try buffer.withUTF8 { bytes in try file.write(UnsafeRawBufferPointer(bytes)) }
-  }
-}
-
-/// Why an export stopped. Each description is one line saying what to do.
-enum ExportError: Error, CustomStringConvertible {
-  /// The output could not be written.
-  case cannotWrite(path: String, reason: String)
-
-  var description: String {
-    switch self {
-    case .cannotWrite(let path, let reason):
-      "cannot write '\(path)' (\(reason)); check the directory exists, is writable and has space"
-    }
   }
 }
