@@ -27,6 +27,7 @@ let package = Package(
       resources: [
         .embedInCode("../../Migrations/0001_initial.sql"),
         .embedInCode("../../Migrations/0002_row_ids.sql"),
+        .embedInCode("../../Migrations/0003_run_context.sql"),
       ],
       swiftSettings: strict
     ),

@@ -21,5 +21,11 @@ public enum SchemaMigrations {
   public static let all: [Migration] = [
     Migration(id: "0001_initial", bytes: PackageResources._001_initial_sql),
     Migration(id: "0002_row_ids", bytes: PackageResources._002_row_ids_sql),
+    Migration(id: "0003_run_context", bytes: PackageResources._003_run_context_sql),
   ]
+
+  /// Migrations that only add tables, so a file without them is still read: a reader sees
+  /// their tables empty (created in its own temporary schema, never in the file). Each must
+  /// be a trailing run of ``all``: a file lacking one also lacks every later one.
+  public static let addOnlyTables: Set<String> = ["0003_run_context"]
 }

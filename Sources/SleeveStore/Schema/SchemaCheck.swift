@@ -23,6 +23,30 @@ enum SchemaCheck {
     }
   }
 
+  /// Creates, in `connection`'s temporary schema, every table that `missing` migrations would
+  /// add to a file at `applied`, empty: a reader of an older file then queries them as if
+  /// they were there. Their definitions are read from an in-memory database the migrations
+  /// built, never written a second time.
+  static func createEmptyTables(
+    on connection: Connection, missing: [Migration], after applied: [Migration]
+  ) throws {
+    let memory = try Connection(path: ":memory:", mode: .readWriteCreate)
+    try Migrator.migrate(memory, migrations: applied + missing)
+    let existing = try columns(of: connection)
+    let statement = try memory.prepare(
+      """
+      SELECT name, sql FROM sqlite_master
+      WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'
+      ORDER BY rowid
+      """)
+    while try statement.step() {
+      guard let name = statement.text(at: 0), existing[name] == nil,
+        let sql = statement.text(at: 1), sql.hasPrefix("CREATE TABLE ")
+      else { continue }
+      try connection.execute("CREATE TEMP TABLE " + sql.dropFirst("CREATE TABLE ".count))
+    }
+  }
+
   /// The schema of this binary's migrations, built once per process.
   private static let standard = Result { try schema(built: SchemaMigrations.all) }
 

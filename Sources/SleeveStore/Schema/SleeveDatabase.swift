@@ -38,6 +38,9 @@ public enum SleeveDatabase {
   /// another user's CI artifact) is read as an immutable snapshot; `Connection.mode` then says
   /// `.readOnlyImmutable`.
   ///
+  /// A file lacking only migrations of ``SchemaMigrations/addOnlyTables`` is read as it is:
+  /// their tables read as empty (temporary tables of this connection; the file is untouched).
+  ///
   /// - Throws: `StoreError` for a missing-table, foreign, older, newer, damaged or empty file
   ///   or a path that is not a regular file; `SQLiteError` otherwise.
   public static func openForReading(
@@ -64,10 +67,18 @@ public enum SleeveDatabase {
       throw StoreError.newerSchema(path: path, unknown: state.unknown)
     }
     guard !state.applied.isEmpty else { throw StoreError.noSessionsYet(path: path) }
-    guard state.pending.isEmpty else {
+    guard state.pending.allSatisfy(SchemaMigrations.addOnlyTables.contains) else {
       throw StoreError.olderSchema(path: path, pending: state.pending)
     }
-    try SchemaCheck.verify(connection, migrations: migrations)
+    let applied = migrations.filter { state.applied.contains($0.id) }
+    try SchemaCheck.verify(connection, migrations: applied)
+    if !state.pending.isEmpty {
+      try StoreError.translating(path: path) {
+        try SchemaCheck.createEmptyTables(
+          on: connection, missing: migrations.filter { state.pending.contains($0.id) },
+          after: applied)
+      }
+    }
     return connection
   }
 
