@@ -37,22 +37,100 @@ public final class FixtureDatabase {
       """)
   }
 
+  /// Adds the session's context row (`session_context`); `nil` fields stay unknown.
+  public func context(
+    session: Int64, commit: String? = nil, branch: String? = nil, testID: String? = nil,
+    testName: String? = nil, testTags: [String] = [], testResult: String? = nil,
+    ciSystem: String? = nil
+  ) throws {
+    let statement = try connection.prepare(
+      """
+      INSERT INTO session_context (session_id, ci_system, commit_sha, branch, test_id,
+        test_name, test_tags_json, test_result) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+    let tags = "[" + testTags.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+    try statement.bind([
+      .integer(session), ciSystem.map(SQLValue.text) ?? .null,
+      commit.map(SQLValue.text) ?? .null, branch.map(SQLValue.text) ?? .null,
+      testID.map(SQLValue.text) ?? .null, testName.map(SQLValue.text) ?? .null, .text(tags),
+      testResult.map(SQLValue.text) ?? .null,
+    ])
+    try statement.run()
+  }
+
+  /// One outcome for ``samples(session:handler:_:)``.
+  public struct Sample: Sendable {
+    /// The duration, nanoseconds.
+    public var duration: Int64
+    /// Whether it failed (status 1), else ok.
+    public var failed: Bool
+    /// The error's type, for a failed one.
+    public var errorType: String?
+    /// The error's message, for a failed one.
+    public var errorMessage: String?
+
+    /// An outcome.
+    public init(
+      _ duration: Int64, failed: Bool = false, errorType: String? = nil,
+      errorMessage: String? = nil
+    ) {
+      self.duration = duration
+      self.failed = failed
+      self.errorType = errorType ?? (failed ? "CheckoutError" : nil)
+      self.errorMessage = errorMessage
+    }
+  }
+
+  /// Adds one fire per sample, each with one outcome of handler `number`, in one transaction
+  /// with prepared statements (fast enough for tens of thousands of rows).
+  public func samples(session: Int64, handler number: Int64, _ samples: [Sample]) throws {
+    try connection.transaction {
+      let fire = try connection.prepare(
+        "INSERT INTO fires (id, control_id, events, origin, depth, at_ns) VALUES (?, ?, 64, 1, 1, 0)"
+      )
+      let outcome = try connection.prepare(
+        """
+        INSERT INTO outcomes (id, fire_id, registration_id, status, is_async, started_ns,
+          duration_ns, error_type, error_message) VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?)
+        """)
+      for sample in samples {
+        let fireID = session << 32 | (1 << 30 + nextFire)
+        nextFire += 1
+        fire.reset()
+        try fire.bind([.integer(fireID), .integer(session << 32 | number)])
+        try fire.run()
+        outcome.reset()
+        try outcome.bind([
+          .integer(session << 32 | nextOutcome), .integer(fireID),
+          .integer(session << 32 | number), .integer(sample.failed ? 1 : 0),
+          .integer(sample.duration), sample.errorType.map(SQLValue.text) ?? .null,
+          sample.errorMessage.map(SQLValue.text) ?? .null,
+        ])
+        try outcome.run()
+        nextOutcome += 1
+      }
+    }
+  }
+
   /// Adds a control and a handler registered on it.
   public func handler(
-    session: Int64, number: Int64, name: String, control: String, flag: String? = nil
+    session: Int64, number: Int64, name: String, control: String, flag: String? = nil,
+    identifier: String? = nil, site: String = "Fixture.swift:1"
   ) throws {
     let controlID = session << 32 | number
     try connection.execute(
       "INSERT OR IGNORE INTO controls (id, session_id, name, kind) VALUES (\(controlID), \(session), '\(control)', 'Button')"
     )
-    let flagSQL = flag.map { "'\($0)'" } ?? "NULL"
-    try connection.execute(
+    let statement = try connection.prepare(
       """
-      INSERT INTO registrations (id, session_id, control_id, events, kind, handler, flag_key,
-        is_async, site, registered_at_ns)
-      VALUES (\(session << 32 | number), \(session), \(controlID), 64, 'closure', '\(name)',
-        \(flagSQL), 0, 'Fixture.swift:1', 0)
+      INSERT INTO registrations (id, session_id, control_id, events, kind, handler, identifier,
+        flag_key, is_async, site, registered_at_ns) VALUES (?, ?, ?, 64, 'closure', ?, ?, ?, 0, ?, 0)
       """)
+    try statement.bind([
+      .integer(session << 32 | number), .integer(session), .integer(controlID), .text(name),
+      identifier.map(SQLValue.text) ?? .null, flag.map(SQLValue.text) ?? .null, .text(site),
+    ])
+    try statement.run()
   }
 
   /// Adds one fire of `events` with one outcome per entry of `durations` for handler `number`.

@@ -84,16 +84,13 @@ enum SharedOptions {
   /// (`TerminalDisplay.options`).
   static let common = [db, format] + TerminalDisplay.options
 
-  static let filters = [
-    OptionSpec(
-      "session", value: "session", help: "last (default), all, a session id or a UUID."),
-    OptionSpec("name", value: "glob", help: "Only sessions whose name matches (e.g. 'Checkout*')."),
-    OptionSpec(
-      "since", value: "time", help: "Only sessions started since a date, time or age (2h)."),
-    OptionSpec("control", value: "name", help: "Only handlers on this control."),
-    OptionSpec("handler", value: "name", help: "Only this handler (its id or registration site)."),
-    OptionSpec("flag", value: "key", help: "Only handlers gated by this flag."),
-  ]
+  static let filters =
+    SessionTerms.options + [
+      OptionSpec("control", value: "name", help: "Only handlers on this control."),
+      OptionSpec(
+        "handler", value: "name", help: "Only this handler (its id or registration site)."),
+      OptionSpec("flag", value: "key", help: "Only handlers gated by this flag."),
+    ]
 
   static let by = OptionSpec(
     "by", value: "group",
@@ -105,12 +102,14 @@ enum SharedOptions {
     defaultSession: SessionSelector = .last
   ) throws -> QueryFilter {
     var filter = QueryFilter()
-    filter.session =
-      try context.value("session", in: arguments, ValueParsers.session) ?? defaultSession
-    filter.nameGlob = arguments["name"]
-    filter.sinceUnixNanoseconds = try context.value("since", in: arguments) {
-      text throws(ValueError) in
-      try ValueParsers.since(text)
+    filter.session = defaultSession
+    if arguments["last"] != nil, arguments["session"] != nil {
+      throw UsageError(SessionTerms.conflict, command: context.command.name)
+    }
+    for name in SessionTerms.names {
+      _ = try context.value(name, in: arguments) { text throws(ValueError) in
+        try SessionTerms.apply(name, text, to: &filter)
+      }
     }
     filter.control = arguments["control"]
     filter.handler = arguments["handler"]

@@ -26,6 +26,8 @@ public struct SessionSummary: Equatable, Sendable {
   public let outcomes: Int
   /// Host, OS, runtime, versions and recorded environment, as stored.
   public let metadata: [String: String]
+  /// Where it ran and which test it recorded (all unknown for a file from before 0003).
+  public let context: SessionContext
 
   /// `ended`, `running` or `unterminated`, followed by `, failed writes` when any write failed.
   public var status: String {

@@ -10,39 +10,64 @@ extension QueryDatabase {
       var values: [SQLValue] = []
       switch filter.session {
       case .id(let id):
-        conditions.append("id = ?")
+        conditions.append("s.id = ?")
         values.append(.integer(id))
       case .uuid(let uuid):
         // UUIDs compare case-insensitively (RFC 9562): a file may hold one in upper case.
-        conditions.append("lower(uuid) = ?")
+        conditions.append("lower(s.uuid) = ?")
         values.append(.text(uuid.lowercased()))
       case .last, .all:
         break
       }
       if let glob = filter.nameGlob {
-        conditions.append("name GLOB ?")
+        conditions.append("s.name GLOB ?")
         values.append(.text(glob))
       }
       if let since = filter.sinceUnixNanoseconds {
-        conditions.append("started_unix_ns >= ?")
+        conditions.append("s.started_unix_ns >= ?")
         values.append(.integer(since))
       }
+      if let commit = filter.commit {
+        conditions.append(
+          commit.count >= QueryFilter.minimumCommitPrefix
+            ? "lower(substr(x.commit_sha, 1, length(?))) = lower(?)" : "x.commit_sha = ?")
+        values += Array(
+          repeating: .text(commit),
+          count: commit.count >= QueryFilter.minimumCommitPrefix ? 2 : 1)
+      }
+      if let branch = filter.branch {
+        conditions.append("x.branch = ?")
+        values.append(.text(branch))
+      }
+      if let glob = filter.testGlob {
+        conditions.append("(x.test_id GLOB ? OR x.test_name GLOB ?)")
+        values += [.text(glob), .text(glob)]
+      }
+      if let tag = filter.tag {
+        conditions.append("(\(Self.hasTag("s.tags_json")) OR \(Self.hasTag("x.test_tags_json")))")
+        values += [.text(tag), .text(tag)]
+      }
       let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-      let limit = filter.session == .last ? " ORDER BY started_unix_ns DESC, id DESC LIMIT 1" : ""
+      let newest = " ORDER BY s.started_unix_ns DESC, s.id DESC LIMIT ?"
+      var limit = filter.limit
+      if filter.session == .last { limit = 1 }
+      if let count = limit { values.append(.integer(Int64(clamping: max(0, count)))) }
       let statement = try connection.prepare(
         """
-        SELECT id, uuid, name, started_unix_ns, coalesce(ended_unix_ns, heartbeat_unix_ns),
-          status, host, pid, heartbeat_unix_ns, write_errors, failed_events, dropped_events,
-          os, runtime, sleeve_version, sqlite_version, metadata_json, tags_json, durability
-        FROM sessions
-        """ + whereClause + limit)
+        SELECT s.id, s.uuid, s.name, s.started_unix_ns,
+          coalesce(s.ended_unix_ns, s.heartbeat_unix_ns), s.status, s.host, s.pid,
+          s.heartbeat_unix_ns, s.write_errors, s.failed_events, s.dropped_events, s.os,
+          s.runtime, s.sleeve_version, s.sqlite_version, s.metadata_json, s.tags_json,
+          s.durability, \(SessionContext.columns("x"))
+        FROM sessions s LEFT JOIN session_context x ON x.session_id = s.id
+        """ + whereClause + (limit == nil ? "" : newest))
       try statement.bind(values)
       var rows: [SessionSummary] = []
       while try statement.step() {
         rows.append(try summary(from: statement))
       }
       guard !rows.isEmpty else {
-        throw QueryError.sessionNotFound(Self.describe(filter))
+        throw QueryError.sessionNotFound(Self.describe(filter) + (try unrecordedContext(filter)))
       }
       return rows.sorted { ($0.startedUnixNanoseconds, $0.id) < ($1.startedUnixNanoseconds, $1.id) }
     }
@@ -64,7 +89,18 @@ extension QueryDatabase {
       startedUnixNanoseconds: row.int64(at: 3), lastSeenUnixNanoseconds: row.int64(at: 4),
       liveness: liveness, writeErrors: Int(row.int64(at: 9)), failedEvents: Int(row.int64(at: 10)),
       droppedEvents: Int(row.int64(at: 11)), fires: try count("fires", session: id),
-      outcomes: try count("outcomes", session: id), metadata: metadata)
+      outcomes: try count("outcomes", session: id), metadata: metadata,
+      context: SessionContext(row: row, at: 19))
+  }
+
+  /// SQL that is true when the JSON array in `column` holds the bound text (a column that is
+  /// not a JSON array holds none).
+  private static func hasTag(_ column: String) -> String {
+    """
+    EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(\(column)) \
+    AND json_type(\(column)) = 'array' THEN \(column) ELSE '[]' END) AS t \
+    WHERE t.type = 'text' AND t.value = ?)
+    """
   }
 
   private func count(_ table: String, session: Int64) throws -> Int {
@@ -77,6 +113,27 @@ extension QueryDatabase {
     return Int(statement.int64(at: 0))
   }
 
+  /// ` (no session in this file records a branch: …)` when a context filter asks for a field
+  /// no session has, saying how sessions record it; empty otherwise.
+  private func unrecordedContext(_ filter: QueryFilter) throws -> String {
+    let asked: [(String?, String, String)] = [
+      (filter.commit, "commit_sha", "a commit"), (filter.branch, "branch", "a branch"),
+      (filter.testGlob, "coalesce(test_id, test_name)", "a test"),
+    ]
+    var missing: [String] = []
+    for (value, column, what) in asked where value != nil {
+      let statement = try connection.prepare(
+        "SELECT EXISTS (SELECT 1 FROM session_context WHERE \(column) IS NOT NULL)")
+      _ = try statement.step()
+      if statement.int64(at: 0) == 0 { missing.append(what) }
+    }
+    guard !missing.isEmpty else { return "" }
+    return " (no session in this file records "
+      + missing.joined(separator: " or ")
+      + ": sessions recorded in CI record their commit and branch, SLEEVE_COMMIT and "
+      + "SLEEVE_BRANCH set them anywhere, and the test trait records the test)"
+  }
+
   static func describe(_ filter: QueryFilter) -> String {
     var parts: [String] = []
     switch filter.session {
@@ -87,6 +144,11 @@ extension QueryDatabase {
     }
     if let glob = filter.nameGlob { parts.append("--name '\(glob)'") }
     if filter.sinceUnixNanoseconds != nil { parts.append("--since") }
+    if let commit = filter.commit { parts.append("--commit '\(commit)'") }
+    if let branch = filter.branch { parts.append("--branch '\(branch)'") }
+    if let glob = filter.testGlob { parts.append("--test '\(glob)'") }
+    if let tag = filter.tag { parts.append("--tag '\(tag)'") }
+    if let limit = filter.limit { parts.append("--last \(limit)") }
     return parts.joined(separator: " ")
   }
 }

@@ -31,6 +31,21 @@ public struct QueryFilter: Equatable, Sendable {
   public var nameGlob: String?
   /// Sessions started at or after this time (Unix nanoseconds).
   public var sinceUnixNanoseconds: Int64?
+  /// Sessions that built this commit: its full id, or a prefix of at least
+  /// ``minimumCommitPrefix`` characters, compared case-insensitively (as `git` takes them).
+  public var commit: String?
+  /// Sessions that built this branch, exactly.
+  public var branch: String?
+  /// Sessions that recorded a test whose full id or display name matches this glob.
+  public var testGlob: String?
+  /// Sessions with this tag (a session tag or a recorded test's tag), exactly.
+  public var tag: String?
+  /// At most this many sessions: the most recent ones the other filters allow (`--last N`).
+  public var limit: Int?
+
+  /// The shortest commit prefix `commit` matches by (`git`'s shortest abbreviation).
+  public static let minimumCommitPrefix = 4
+
   /// Only handlers on controls with this name.
   public var control: String?
   /// Only this handler: matched against its name as reports show it (its `id:`, else its
@@ -42,6 +57,11 @@ public struct QueryFilter: Equatable, Sendable {
 
   /// No filters: the last session, every handler.
   public init() {}
+
+  /// Whether a filter on where sessions ran (commit, branch, test or tag) is given.
+  public var narrowsByContext: Bool {
+    commit != nil || branch != nil || testGlob != nil || tag != nil
+  }
 
   /// Whether a handler, control or flag filter is given.
   public var narrowsHandlers: Bool { control != nil || handler != nil || flag != nil }

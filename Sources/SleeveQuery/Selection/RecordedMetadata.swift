@@ -24,7 +24,12 @@ public struct RecordedMetadata: Equatable, Sendable {
     let metadata = Self.parse(metadataJSON) as? [String: Any]
     let variables = metadata?["environment"] as? [String: Any] ?? [:]
     environment = variables.compactMapValues { $0 as? String }
-    tags = (Self.parse(tagsJSON) as? [Any] ?? []).compactMap { $0 as? String }
+    tags = Self.stringArray(tagsJSON)
+  }
+
+  /// The strings of a JSON array (other elements left out); none for text that is not one.
+  static func stringArray(_ json: String?) -> [String] {
+    (parse(json) as? [Any] ?? []).compactMap { $0 as? String }
   }
 
   private static func parse(_ text: String?) -> Any? {

@@ -1,0 +1,88 @@
+import SleeveStore
+
+/// Where a session ran and which test it recorded, as its `session_context` row holds it
+/// (`Migrations/0003_run_context.sql`). Every field is `nil` when unknown: outside CI, for a
+/// variable the CI system did not set, and for every session of a file from before 0003.
+public struct SessionContext: Equatable, Sendable {
+  /// The CI system, e.g. `github-actions`.
+  public var ciSystem: String?
+  /// The commit the run built.
+  public var commit: String?
+  /// The branch (or ref) the run built.
+  public var branch: String?
+  /// The pull or merge request number.
+  public var pullRequest: String?
+  /// The pipeline, workflow run or build id.
+  public var pipeline: String?
+  /// The attempt of that pipeline or job.
+  public var attempt: String?
+  /// The job's name.
+  public var job: String?
+  /// The runner's name.
+  public var runner: String?
+  /// The repository.
+  public var repository: String?
+  /// A link to the run.
+  public var buildURL: String?
+  /// The recorded test's full id.
+  public var testID: String?
+  /// The test's display name.
+  public var testName: String?
+  /// The test's suite.
+  public var testSuite: String?
+  /// The test's tags.
+  public var testTags: [String] = []
+  /// How the test ended: `passed`, `failed`, `threw` or `skipped`.
+  public var testResult: String?
+
+  /// Nothing known.
+  public init() {}
+
+  /// The test identity sessions are compared by (its id, else its display name), or `nil`.
+  public var test: String? { testID ?? testName }
+
+  /// The fields that are known, by the names `sessions --format json` uses, in a fixed order.
+  public var knownFields: [(name: String, value: String)] {
+    let fields: [(String, String?)] = [
+      ("ciSystem", ciSystem), ("commit", commit), ("branch", branch),
+      ("pullRequest", pullRequest), ("pipeline", pipeline), ("attempt", attempt), ("job", job),
+      ("runner", runner), ("repository", repository), ("buildURL", buildURL),
+      ("testID", testID), ("testName", testName), ("testSuite", testSuite),
+      ("testResult", testResult),
+    ]
+    return fields.compactMap { name, value in value.map { (name, $0) } }
+  }
+
+  /// The columns read, in the order ``init(row:at:)`` expects them, each qualified by `alias`.
+  static func columns(_ alias: String) -> String {
+    [
+      "ci_system", "commit_sha", "branch", "pull_request", "pipeline", "attempt", "job",
+      "runner", "repository", "build_url", "test_id", "test_name", "test_suite",
+      "test_tags_json", "test_result",
+    ].map { "\(alias).\($0)" }.joined(separator: ", ")
+  }
+
+  /// Reads the columns of ``columns(_:)`` starting at `first`; empty texts read as `nil`, and
+  /// test tags that are not a JSON array of strings as none.
+  init(row: Statement, at first: Int32) {
+    func text(_ offset: Int32) -> String? {
+      guard let value = row.text(at: first + offset), !value.isEmpty else { return nil }
+      return value
+    }
+    ciSystem = text(0)
+    commit = text(1)
+    branch = text(2)
+    pullRequest = text(3)
+    pipeline = text(4)
+    attempt = text(5)
+    job = text(6)
+    runner = text(7)
+    repository = text(8)
+    buildURL = text(9)
+    testID = text(10)
+    testName = text(11)
+    testSuite = text(12)
+    testTags = text(13).map(RecordedMetadata.stringArray) ?? []
+    testResult = text(14)
+  }
+}
