@@ -11,16 +11,21 @@ public enum GroupKey: Hashable, Sendable {
   /// One cohort of a flag: its outcomes that ran `variant`, or `nil` for the gated handler's
   /// outcomes that have no variant.
   case cohort(flag: String, variant: RecordCodes.Variant?)
+  /// A handler as runs are matched by: its control (`nil` when the control's row was lost)
+  /// and its name as reports show it (its `id:`, else its registration site).
+  case handler(control: String?, name: String)
   /// The key is unknown: an ungated handler under `--by flag`, or an outcome whose
   /// registration, control or fire row was lost.
   case unknown
 
-  /// How reports show it: the name; `3 CheckoutTests`; `new-checkout:on`; `-`.
+  /// How reports show it: the name; `3 CheckoutTests`; `new-checkout:on`;
+  /// `CheckoutView/submit`; `-`.
   public var display: String {
     switch self {
     case .name(let name): name
     case .session(let id, let name): "\(id) \(name)"
     case .cohort(let flag, let variant): variant.map { "\(flag):\($0.name)" } ?? flag
+    case .handler(let control, let name): "\(control ?? GroupTally.unknownKey)/\(name)"
     case .unknown: GroupTally.unknownKey
     }
   }

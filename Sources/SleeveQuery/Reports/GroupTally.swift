@@ -13,6 +13,13 @@ public struct GroupTally: Sendable {
   /// Durations in nanoseconds of the outcomes that ran (ok or failed), unordered.
   public internal(set) var durations: [Int64] = []
 
+  /// Where the group's first handler was registered (`File.swift:42`), when the scan was
+  /// asked to collect failures and the group is one handler.
+  public internal(set) var site: String?
+  /// The failed outcomes by kind (error type and message pattern), when the scan was asked to
+  /// collect failures.
+  public internal(set) var failureKinds: [FailureKind: Int] = [:]
+
   /// Creates an empty tally.
   public init(key: GroupKey) { self.groupKey = key }
 

@@ -16,6 +16,11 @@ struct OutcomeScan {
   let grouping: Grouping
   let filter: QueryFilter
   let collectDurations: Bool
+  /// Under `.handler`, key handlers by (control, handler) (`GroupKey.handler`), as runs are
+  /// matched, instead of by name alone.
+  var byIdentity = false
+  /// Collect each group's failure kinds and (for handlers) its registration site.
+  var collectFailures = false
 
   /// The groups that have outcomes, in order of first appearance.
   func run() throws -> [GroupTally] {
@@ -24,7 +29,10 @@ struct OutcomeScan {
       for session in sessions {
         let routes = try HandlerRoutes(
           database: database, session: session, grouping: grouping, filter: filter,
-          group: table.index(of:))
+          byIdentity: byIdentity, group: table.index(of:),
+          site: { index, site in
+            if table.groups[Int(index)].site == nil { table.groups[Int(index)].site = site }
+          })
         try scan(session, routes: routes, into: table)
       }
     }
@@ -36,15 +44,16 @@ struct OutcomeScan {
   {
     guard !routes.isEmpty, let ids = session.idRange else { return }
     let byEvent = grouping == .event
+    let failures = collectFailures ? ", o.error_type, o.error_message" : ""
     let statement = try database.connection.prepare(
       byEvent
         ? """
-        SELECT o.registration_id, o.status, o.variant, o.duration_ns, o.id, f.events
+        SELECT o.registration_id, o.status, o.variant, o.duration_ns, o.id, f.events\(failures)
         FROM outcomes o LEFT JOIN fires f ON f.id = o.fire_id WHERE o.id BETWEEN ? AND ?
         """
         : """
-        SELECT registration_id, status, variant, duration_ns, id
-        FROM outcomes WHERE id BETWEEN ? AND ?
+        SELECT o.registration_id, o.status, o.variant, o.duration_ns, o.id, NULL\(failures)
+        FROM outcomes o WHERE o.id BETWEEN ? AND ?
         """)
     try statement.bind(ids.lowerBound, at: 1)
     try statement.bind(ids.upperBound, at: 2)
@@ -81,6 +90,10 @@ struct OutcomeScan {
   private func tally(_ row: Statement, into index: Int32, of table: GroupTable) throws {
     let status = row.int64(at: 1)
     guard table.groups[Int(index)].add(status: status) else { return }
+    if collectFailures && status == RecordCodes.Status.failed.rawValue {
+      let kind = FailureKind(type: row.text(at: 6), message: row.text(at: 7))
+      table.groups[Int(index)].failureKinds[kind, default: 0] += 1
+    }
     let ran =
       status == RecordCodes.Status.ok.rawValue || status == RecordCodes.Status.failed.rawValue
     if collectDurations && ran {
@@ -138,7 +151,8 @@ struct HandlerRoutes {
 
   init(
     database: QueryDatabase, session: SessionSummary, grouping: Grouping, filter: QueryFilter,
-    group: (GroupKey) -> Int32
+    byIdentity: Bool = false, group: (GroupKey) -> Int32,
+    site: (Int32, String?) -> Void = { _, _ in }
   ) throws {
     guard let ids = session.idRange else { return }  // a session that owns no rows
     let sessionKey = GroupKey.session(id: session.id, name: session.name)
@@ -172,12 +186,13 @@ struct HandlerRoutes {
         let key: GroupKey =
           switch grouping {
           case .control: control.map(GroupKey.name) ?? .unknown
-          case .handler: .name(handler)
+          case .handler: byIdentity ? .handler(control: control, name: handler) : .name(handler)
           case .flag: flag.map(GroupKey.name) ?? .unknown
           case .session: sessionKey
           case .event, .variant: .name("")
           }
         let index = group(key)
+        if grouping == .handler { site(index, statement.text(at: 5)) }
         route = Route(ungated: index, off: index, on: index)
       case .variant:
         if let flag {

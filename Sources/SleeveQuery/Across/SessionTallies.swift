@@ -1,0 +1,35 @@
+/// What one session recorded, per group: the unit that comparisons across runs (`diff`,
+/// `flaky`, `check --baseline`) are judged on.
+public struct SessionTallies: Sendable {
+  /// The session.
+  public let session: SessionSummary
+  /// Its groups that have outcomes, in order of first appearance. Under `.handler`, one per
+  /// (control, handler) (`GroupKey.handler`), with its registration site and failure kinds.
+  public let groups: [GroupTally]
+}
+
+extension QueryDatabase {
+  /// Each session's tallies, in the order given, grouped as `grouping` says. Under `.handler`
+  /// a handler is keyed by (control, handler), never by its name alone, so the same `id:` on
+  /// two controls is two handlers. Every grouping collects failure kinds.
+  ///
+  /// - Parameters:
+  ///   - sessions: The sessions, e.g. from ``sessions(matching:)``.
+  ///   - filter: Its handler filters (`--control`, `--handler`, `--flag`) apply.
+  ///   - collectDurations: Whether to keep the durations of outcomes that ran.
+  public func tallies(
+    of sessions: [SessionSummary], filter: QueryFilter, by grouping: Grouping,
+    collectDurations: Bool
+  ) throws -> [SessionTallies] {
+    try translating {
+      try sessions.map { session in
+        var scan = OutcomeScan(
+          database: self, sessions: [session], grouping: grouping, filter: filter,
+          collectDurations: collectDurations)
+        scan.byIdentity = true
+        scan.collectFailures = true
+        return SessionTallies(session: session, groups: try scan.run())
+      }
+    }
+  }
+}
