@@ -100,7 +100,7 @@ struct MultipleComparisonsTests {
   }
 
   @Test("no p-values give none; one p-value is its own adjustment")
-  func emptyAndSingle() {
+  func adjustmentsEmptyAndSingle() {
     #expect(MultipleComparisons.holm([]).isEmpty)
     #expect(MultipleComparisons.benjaminiHochberg([]).isEmpty)
     // multipletests([0.3], method=...)[1] == [0.3] for both
@@ -141,7 +141,7 @@ struct MultipleComparisonsTests {
   }
 
   @Test("200,000 p-values adjust without trouble (O(m log m))")
-  func manyPValues() {
+  func adjustmentsOfManyPValues() {
     let p = (0..<200_000).map { Double($0 % 1_000) / 1_000 }
     let holm = MultipleComparisons.holm(p)
     let bh = MultipleComparisons.benjaminiHochberg(p)
@@ -246,7 +246,7 @@ struct DetectableEffectTests {
       (10, 10, 1, 0.8), (10, 10, .nan, 0.8), (10, 10, 0.05, 1), (10, 10, 0.05, .nan),
       (10, 10, 0.05, 0.05), (10, 10, 0.3, 0.2),
     ])
-  func noAnswer(n1: Int, n2: Int, alpha: Double, power: Double) {
+  func detectableEffectNoAnswer(n1: Int, n2: Int, alpha: Double, power: Double) {
     #expect(
       DetectableEffect.errorRate(
         baselineRate: 0.1, baselineTrials: n1, candidateTrials: n2, alpha: alpha, power: power)
@@ -257,7 +257,7 @@ struct DetectableEffectTests {
   }
 
   @Test("counts near Int.max give a finite answer just above the baseline, without trapping")
-  func hugeCounts() throws {
+  func detectableEffectHugeCounts() throws {
     let n = Int.max / 2
     let rate = try #require(
       DetectableEffect.errorRate(baselineRate: 0.01, baselineTrials: n, candidateTrials: n))
@@ -352,7 +352,7 @@ struct StratifiedProportionTestTests {
   ///         * np.sqrt(r.statistic)
   ///     p = scipy.stats.norm.sf(z)
   @Test("reproduces SAS's Migraine example: CMH 8.3052, p 0.0040 two-sided")
-  func publishedMigraineExample() throws {
+  func cmhPublishedMigraineExample() throws {
     // SAS/STAT PROC FREQ documentation, Example "Cochran-Mantel-Haenszel Statistics": Active
     // vs Placebo, "Better" counted, stratified by gender (female 16/27 vs 5/25, male 12/28 vs
     // 7/26): Nonzero Correlation, DF 1, Value 8.3052, Prob 0.0040.
@@ -375,14 +375,14 @@ struct StratifiedProportionTestTests {
       ),
       ([(2, 50, 6, 60), (1, 30, 3, 25)], -1.6863760711637439, 0.9541383063192922),
     ])
-  func matchesStatsmodels(counts: [(Int, Int, Int, Int)], z: Double, p: Double) throws {
+  func cmhMatchesStatsmodels(counts: [(Int, Int, Int, Int)], z: Double, p: Double) throws {
     let test = try #require(StratifiedProportionTest(Self.strata(counts)))
     #expect(close(test.z, z) && close(test.pValue, p), "z \(test.z) p \(test.pValue)")
     #expect(test.strataUsed == counts.count)
   }
 
   @Test("strata lacking a group are left out and not counted")
-  func strataLackingAGroup() throws {
+  func cmhStrataLackingAGroup() throws {
     let counts = [(3, 40, 1, 38), (0, 12, 2, 15), (9, 100, 4, 90), (1, 7, 1, 9)]
     let test = try #require(
       StratifiedProportionTest(Self.strata(counts + [(5, 5, 0, 0), (0, 0, 3, 10), (0, 0, 0, 0)])))
@@ -393,7 +393,7 @@ struct StratifiedProportionTestTests {
   }
 
   @Test("a share that differs between tests, not between groups, is no evidence (Simpson)")
-  func comparesLikeWithLike() throws {
+  func cmhComparesLikeWithLike() throws {
     // Test A fails 1% for both groups, test B 10% for both; the first group ran B more often.
     let counts = [(1, 100, 10, 1_000), (100, 1_000, 10, 100)]
     let pooled = try #require(
@@ -405,7 +405,7 @@ struct StratifiedProportionTestTests {
   }
 
   @Test("one stratum is the pooled two-proportion z scaled by √((n − 1)/n)")
-  func oneStratumIsTheTwoProportionTest() throws {
+  func cmhOneStratumIsTheTwoProportionTest() throws {
     let test = try #require(StratifiedProportionTest(Self.strata([(12, 200, 4, 200)])))
     let pooled = try #require(
       TwoProportionTest(successes1: 12, trials1: 200, successes2: 4, trials2: 200))
@@ -413,7 +413,7 @@ struct StratifiedProportionTestTests {
   }
 
   @Test("no successes or all successes everywhere is no variance: p = 1")
-  func noVariance() throws {
+  func cmhNoVariance() throws {
     let none = try #require(StratifiedProportionTest(Self.strata([(0, 10, 0, 20), (0, 3, 0, 4)])))
     #expect(none.noVariance && none.pValue == 1 && none.z == 0 && none.strataUsed == 2)
     let all = try #require(StratifiedProportionTest(Self.strata([(10, 10, 20, 20)])))
@@ -421,7 +421,7 @@ struct StratifiedProportionTestTests {
   }
 
   @Test("counts near Int.max give finite answers without trapping; impossible counts are clamped")
-  func hugeAndImpossibleCounts() throws {
+  func cmhHugeAndImpossibleCounts() throws {
     let n = Int.max / 2
     let equal = try #require(StratifiedProportionTest(Self.strata([(n / 100, n, n / 100, n)])))
     #expect(abs(equal.z) < 1e-6 && equal.z.isFinite)
@@ -463,7 +463,7 @@ struct StratifiedRankTestTests {
   ///         z = num / np.sqrt(var)
   ///         return z, scipy.stats.norm.sf(z)
   @Test("matches the van Elteren formula computed directly with numpy, both directions")
-  func matchesDirectComputation() throws {
+  func vanElterenMatchesNumpy() throws {
     let test = try #require(StratifiedRankTest(Self.strata))
     #expect(close(test.z, 3.1203622306621424) && close(test.pValue, 0.0009031438474630338))
     #expect(test.strataUsed == 3 && !test.noVariance)
@@ -472,7 +472,7 @@ struct StratifiedRankTestTests {
   }
 
   @Test("one stratum is scipy's Mann-Whitney z without continuity correction")
-  func oneStratumIsMannWhitney() throws {
+  func vanElterenOneStratumIsMannWhitney() throws {
     // scipy.stats.mannwhitneyu([1, 2, 2, 3, 3, 3, 4, 5], [1, 1, 2, 2, 3, 4],
     //   alternative="greater", use_continuity=False, method="asymptotic").pvalue
     //   == 0.1440283044555825 (z = norm.isf(p) = 1.0623945456103567)
@@ -482,7 +482,7 @@ struct StratifiedRankTestTests {
   }
 
   @Test("durations that differ between tests, not between groups, are no evidence (Simpson)")
-  func comparesLikeWithLike() throws {
+  func vanElterenComparesLikeWithLike() throws {
     // A fast test and a slow one, each with the same durations in both groups; the first group
     // ran the slow test more often. scipy.stats.mannwhitneyu(first, second,
     // alternative="greater", method="asymptotic").pvalue on the pooled values: 0.000562940…
@@ -502,7 +502,7 @@ struct StratifiedRankTestTests {
   }
 
   @Test("all durations tied in every stratum is no variance: p = 1")
-  func allTied() throws {
+  func vanElterenAllTied() throws {
     let test = try #require(StratifiedRankTest([([5, 5, 5], [5, 5]), ([9], [9, 9, 9, 9])]))
     #expect(test.noVariance && test.pValue == 1 && test.z == 0 && test.strataUsed == 2)
     // One stratum with variety is enough to have some.
@@ -511,7 +511,7 @@ struct StratifiedRankTestTests {
   }
 
   @Test("a million tied durations are no variance, where the formula's rounding leaves 1e-10")
-  func manyTiedDurations() throws {
+  func vanElterenManyTiedDurations() throws {
     // In Double, (N + 1) - (N^3 - N) / (N(N - 1)) is 1.1641532182693481e-10, not 0, at
     // N = 1,000,002 (Python floats, the same IEEE arithmetic): all tied must still be no
     // variance, for this test and for MannWhitneyTest, which shares the ranking.
@@ -523,20 +523,20 @@ struct StratifiedRankTestTests {
   }
 
   @Test("no stratum with both groups has no answer")
-  func noStratum() {
+  func vanElterenNoStratum() {
     #expect(StratifiedRankTest([]) == nil)
     #expect(StratifiedRankTest([([], [1, 2]), ([3], [])]) == nil)
   }
 
   @Test("the widest durations rank without overflow")
-  func extremeDurations() throws {
+  func vanElterenExtremeDurations() throws {
     let test = try #require(
       StratifiedRankTest([([.max, .max - 1, 0], [.min, .min + 1, 0]), ([.max], [.min])]))
     #expect(test.z > 0 && test.z.isFinite && test.strataUsed == 2)
   }
 
   @Test("a million durations across 100 tests rank in O(n log n), and a shift is found")
-  func manyDurations() throws {
+  func vanElterenManyDurations() throws {
     let seed: UInt64 = 0x7E_57
     var generator = SeededGenerator(seed: seed)
     var strata: [(first: [Int64], second: [Int64])] = []
