@@ -100,7 +100,7 @@ struct MultipleComparisonsTests {
   }
 
   @Test("no p-values give none; one p-value is its own adjustment")
-  func emptyAndSingle() {
+  func adjustmentsEmptyAndSingle() {
     #expect(MultipleComparisons.holm([]).isEmpty)
     #expect(MultipleComparisons.benjaminiHochberg([]).isEmpty)
     // multipletests([0.3], method=...)[1] == [0.3] for both
@@ -141,7 +141,7 @@ struct MultipleComparisonsTests {
   }
 
   @Test("200,000 p-values adjust without trouble (O(m log m))")
-  func manyPValues() {
+  func adjustmentsOfManyPValues() {
     let p = (0..<200_000).map { Double($0 % 1_000) / 1_000 }
     let holm = MultipleComparisons.holm(p)
     let bh = MultipleComparisons.benjaminiHochberg(p)
@@ -246,7 +246,7 @@ struct DetectableEffectTests {
       (10, 10, 1, 0.8), (10, 10, .nan, 0.8), (10, 10, 0.05, 1), (10, 10, 0.05, .nan),
       (10, 10, 0.05, 0.05), (10, 10, 0.3, 0.2),
     ])
-  func noAnswer(n1: Int, n2: Int, alpha: Double, power: Double) {
+  func detectableEffectNoAnswer(n1: Int, n2: Int, alpha: Double, power: Double) {
     #expect(
       DetectableEffect.errorRate(
         baselineRate: 0.1, baselineTrials: n1, candidateTrials: n2, alpha: alpha, power: power)
@@ -257,7 +257,7 @@ struct DetectableEffectTests {
   }
 
   @Test("counts near Int.max give a finite answer just above the baseline, without trapping")
-  func hugeCounts() throws {
+  func detectableEffectHugeCounts() throws {
     let n = Int.max / 2
     let rate = try #require(
       DetectableEffect.errorRate(baselineRate: 0.01, baselineTrials: n, candidateTrials: n))
@@ -332,5 +332,226 @@ struct DetectableEffectTests {
     // The widest durations a file can hold: (max - min) / 2 / 1.349, in Double, no trap.
     let widest = try #require(DetectableEffect.robustSpread([.min, .max]))
     #expect(close(widest, (Double(Int64.max) - Double(Int64.min)) / 2 / 1.349))
+  }
+}
+
+@Suite("Cochran-Mantel-Haenszel across tests")
+struct StratifiedProportionTestTests {
+  typealias Stratum = StratifiedProportionTest.Stratum
+
+  static func strata(_ counts: [(Int, Int, Int, Int)]) -> [Stratum] {
+    counts.map { Stratum(successes1: $0.0, trials1: $0.1, successes2: $0.2, trials2: $0.3) }
+  }
+
+  /// The statsmodels reference for each set of strata (a, n1, c, n2) below:
+  ///
+  ///     tables = np.array([[[a, n1 - a], [c, n2 - c]] for a, n1, c, n2 in strata],
+  ///                       dtype=float).transpose(1, 2, 0)
+  ///     r = StratifiedTable(tables).test_null_odds(correction=False)
+  ///     z = np.sign(sum(a - n1 * (a + c) / (n1 + n2) for a, n1, c, n2 in strata))
+  ///         * np.sqrt(r.statistic)
+  ///     p = scipy.stats.norm.sf(z)
+  @Test("reproduces SAS's Migraine example: CMH 8.3052, p 0.0040 two-sided")
+  func cmhPublishedMigraineExample() throws {
+    // SAS/STAT PROC FREQ documentation, Example "Cochran-Mantel-Haenszel Statistics": Active
+    // vs Placebo, "Better" counted, stratified by gender (female 16/27 vs 5/25, male 12/28 vs
+    // 7/26): Nonzero Correlation, DF 1, Value 8.3052, Prob 0.0040.
+    let test = try #require(
+      StratifiedProportionTest(Self.strata([(16, 27, 5, 25), (12, 28, 7, 26)])))
+    #expect(abs(test.z * test.z - 8.3052) < 5e-5)
+    #expect(abs(2 * test.pValue - 0.0040) < 5e-5)
+    // statsmodels: statistic 8.305169335459192, z 2.8818690697981393, p 0.0019766198192084695
+    #expect(close(test.z, 2.8818690697981393))
+    #expect(close(test.pValue, 0.0019766198192084695))
+    #expect(test.strataUsed == 2 && !test.noVariance)
+  }
+
+  @Test(
+    "matches statsmodels' test_null_odds(correction=False), with its sign",
+    arguments: [
+      (
+        [(3, 40, 1, 38), (0, 12, 2, 15), (9, 100, 4, 90), (1, 7, 1, 9)], 1.0551273312841507,
+        0.14568354677534573
+      ),
+      ([(2, 50, 6, 60), (1, 30, 3, 25)], -1.6863760711637439, 0.9541383063192922),
+    ])
+  func cmhMatchesStatsmodels(counts: [(Int, Int, Int, Int)], z: Double, p: Double) throws {
+    let test = try #require(StratifiedProportionTest(Self.strata(counts)))
+    #expect(close(test.z, z) && close(test.pValue, p), "z \(test.z) p \(test.pValue)")
+    #expect(test.strataUsed == counts.count)
+  }
+
+  @Test("strata lacking a group are left out and not counted")
+  func cmhStrataLackingAGroup() throws {
+    let counts = [(3, 40, 1, 38), (0, 12, 2, 15), (9, 100, 4, 90), (1, 7, 1, 9)]
+    let test = try #require(
+      StratifiedProportionTest(Self.strata(counts + [(5, 5, 0, 0), (0, 0, 3, 10), (0, 0, 0, 0)])))
+    #expect(close(test.z, 1.0551273312841507))
+    #expect(test.strataUsed == 4)
+    #expect(StratifiedProportionTest(Self.strata([(5, 5, 0, 0), (0, 0, 3, 10)])) == nil)
+    #expect(StratifiedProportionTest([]) == nil)
+  }
+
+  @Test("a share that differs between tests, not between groups, is no evidence (Simpson)")
+  func cmhComparesLikeWithLike() throws {
+    // Test A fails 1% for both groups, test B 10% for both; the first group ran B more often.
+    let counts = [(1, 100, 10, 1_000), (100, 1_000, 10, 100)]
+    let pooled = try #require(
+      TwoProportionTest(successes1: 101, trials1: 1_100, successes2: 20, trials2: 1_100))
+    #expect(pooled.pValue < 1e-10)
+    let test = try #require(StratifiedProportionTest(Self.strata(counts)))
+    #expect(abs(test.z) < 1e-12)
+    #expect(abs(test.pValue - 0.5) < 1e-12)
+  }
+
+  @Test("one stratum is the pooled two-proportion z scaled by √((n − 1)/n)")
+  func cmhOneStratumIsTheTwoProportionTest() throws {
+    let test = try #require(StratifiedProportionTest(Self.strata([(12, 200, 4, 200)])))
+    let pooled = try #require(
+      TwoProportionTest(successes1: 12, trials1: 200, successes2: 4, trials2: 200))
+    #expect(close(test.z, pooled.z * (399.0 / 400).squareRoot()))
+  }
+
+  @Test("no successes or all successes everywhere is no variance: p = 1")
+  func cmhNoVariance() throws {
+    let none = try #require(StratifiedProportionTest(Self.strata([(0, 10, 0, 20), (0, 3, 0, 4)])))
+    #expect(none.noVariance && none.pValue == 1 && none.z == 0 && none.strataUsed == 2)
+    let all = try #require(StratifiedProportionTest(Self.strata([(10, 10, 20, 20)])))
+    #expect(all.noVariance && all.pValue == 1)
+  }
+
+  @Test("counts near Int.max give finite answers without trapping; impossible counts are clamped")
+  func cmhHugeAndImpossibleCounts() throws {
+    let n = Int.max / 2
+    let equal = try #require(StratifiedProportionTest(Self.strata([(n / 100, n, n / 100, n)])))
+    #expect(abs(equal.z) < 1e-6 && equal.z.isFinite)
+    let worse = try #require(
+      StratifiedProportionTest(Self.strata([(n / 50, n, n / 100, n), (1, .max, 0, .max)])))
+    #expect(worse.z > 1e6 && worse.z.isFinite && worse.pValue == 0)
+    // More successes than trials count as all trials; negative ones as none.
+    let clamped = try #require(StratifiedProportionTest(Self.strata([(99, 10, -4, 10)])))
+    let exact = try #require(StratifiedProportionTest(Self.strata([(10, 10, 0, 10)])))
+    #expect(clamped == exact)
+  }
+}
+
+@Suite("van Elteren across tests")
+struct StratifiedRankTestTests {
+  static let strata: [(first: [Int64], second: [Int64])] = [
+    ([12, 15, 11, 19, 22, 17, 14, 25, 18, 16], [10, 11, 9, 14, 12, 13, 8, 15, 11, 10, 12]),
+    ([1, 2, 2, 3, 3, 3, 4, 5], [1, 1, 2, 2, 3, 4]),
+    ([100, 90], [95, 80, 85, 120, 70]),
+    ([], [1, 2]),
+  ]
+
+  /// No published van Elteren example with its data and result was found to cite (SAS Usage
+  /// Note 25022 gives Dmitrienko et al.'s data without the whole output), so the reference is
+  /// the formula computed once, directly, with numpy 2.4.6 and scipy 1.17.1:
+  ///
+  ///     def van_elteren(strata):
+  ///         num = var = 0.0
+  ///         for x, y in strata:
+  ///             x = np.asarray(x, float); y = np.asarray(y, float)
+  ///             n1, n2 = len(x), len(y); N = n1 + n2
+  ///             if n1 == 0 or n2 == 0: continue
+  ///             both = np.concatenate([x, y])
+  ///             W = scipy.stats.rankdata(both)[:n1].sum()
+  ///             t = np.unique(both, return_counts=True)[1].astype(float)
+  ///             v = n1 * n2 / 12 * ((N + 1) - (t**3 - t).sum() / (N * (N - 1)))
+  ///             num += (W - n1 * (N + 1) / 2) / (N + 1)
+  ///             var += v / (N + 1)**2
+  ///         z = num / np.sqrt(var)
+  ///         return z, scipy.stats.norm.sf(z)
+  @Test("matches the van Elteren formula computed directly with numpy, both directions")
+  func vanElterenMatchesNumpy() throws {
+    let test = try #require(StratifiedRankTest(Self.strata))
+    #expect(close(test.z, 3.1203622306621424) && close(test.pValue, 0.0009031438474630338))
+    #expect(test.strataUsed == 3 && !test.noVariance)
+    let reversed = try #require(StratifiedRankTest(Self.strata.map { ($0.second, $0.first) }))
+    #expect(close(reversed.z, -3.1203622306621424) && close(reversed.pValue, 0.999096856152537))
+  }
+
+  @Test("one stratum is scipy's Mann-Whitney z without continuity correction")
+  func vanElterenOneStratumIsMannWhitney() throws {
+    // scipy.stats.mannwhitneyu([1, 2, 2, 3, 3, 3, 4, 5], [1, 1, 2, 2, 3, 4],
+    //   alternative="greater", use_continuity=False, method="asymptotic").pvalue
+    //   == 0.1440283044555825 (z = norm.isf(p) = 1.0623945456103567)
+    let test = try #require(StratifiedRankTest([Self.strata[1]]))
+    #expect(close(test.pValue, 0.1440283044555825))
+    #expect(close(test.z, 1.0623945456103567))
+  }
+
+  @Test("durations that differ between tests, not between groups, are no evidence (Simpson)")
+  func vanElterenComparesLikeWithLike() throws {
+    // A fast test and a slow one, each with the same durations in both groups; the first group
+    // ran the slow test more often. scipy.stats.mannwhitneyu(first, second,
+    // alternative="greater", method="asymptotic").pvalue on the pooled values: 0.000562940…
+    let fast: [Int64] = [10, 11, 12, 13]
+    let slow: [Int64] = [100, 105, 110, 115]
+    let pooled = try #require(
+      MannWhitneyTest(
+        fast + Array(repeating: slow, count: 4).flatMap { $0 },
+        Array(repeating: fast, count: 4).flatMap { $0 } + slow))
+    #expect(abs(pooled.pValue - 0.0005629405399973624) < 1e-12)
+    let test = try #require(
+      StratifiedRankTest([
+        (fast, Array(repeating: fast, count: 4).flatMap { $0 }),
+        (Array(repeating: slow, count: 4).flatMap { $0 }, slow),
+      ]))
+    #expect(test.z == 0 && test.pValue == 0.5)
+  }
+
+  @Test("all durations tied in every stratum is no variance: p = 1")
+  func vanElterenAllTied() throws {
+    let test = try #require(StratifiedRankTest([([5, 5, 5], [5, 5]), ([9], [9, 9, 9, 9])]))
+    #expect(test.noVariance && test.pValue == 1 && test.z == 0 && test.strataUsed == 2)
+    // One stratum with variety is enough to have some.
+    let some = try #require(StratifiedRankTest([([5, 5, 5], [5, 5]), ([9, 10], [9, 8])]))
+    #expect(!some.noVariance && some.strataUsed == 2)
+  }
+
+  @Test("a million tied durations are no variance, where the formula's rounding leaves 1e-10")
+  func vanElterenManyTiedDurations() throws {
+    // In Double, (N + 1) - (N^3 - N) / (N(N - 1)) is 1.1641532182693481e-10, not 0, at
+    // N = 1,000,002 (Python floats, the same IEEE arithmetic): all tied must still be no
+    // variance, for this test and for MannWhitneyTest, which shares the ranking.
+    let half = [Int64](repeating: 7, count: 500_001)
+    let test = try #require(StratifiedRankTest([(half, half)]))
+    #expect(test.noVariance && test.pValue == 1)
+    let pairwise = try #require(MannWhitneyTest(half, half))
+    #expect(pairwise.noVariance && pairwise.pValue == 1)
+  }
+
+  @Test("no stratum with both groups has no answer")
+  func vanElterenNoStratum() {
+    #expect(StratifiedRankTest([]) == nil)
+    #expect(StratifiedRankTest([([], [1, 2]), ([3], [])]) == nil)
+  }
+
+  @Test("the widest durations rank without overflow")
+  func vanElterenExtremeDurations() throws {
+    let test = try #require(
+      StratifiedRankTest([([.max, .max - 1, 0], [.min, .min + 1, 0]), ([.max], [.min])]))
+    #expect(test.z > 0 && test.z.isFinite && test.strataUsed == 2)
+  }
+
+  @Test("a million durations across 100 tests rank in O(n log n), and a shift is found")
+  func vanElterenManyDurations() throws {
+    let seed: UInt64 = 0x7E_57
+    var generator = SeededGenerator(seed: seed)
+    var strata: [(first: [Int64], second: [Int64])] = []
+    for test in 0..<100 {
+      // Each test its own scale; coarse values, so ties are common; the first group 2% slower.
+      let scale = Int64(1_000 * (test + 1))
+      let second = (0..<5_000).map { _ in Int64.random(in: 0...100, using: &generator) * scale }
+      let first = (0..<5_000).map { _ in
+        Int64.random(in: 0...100, using: &generator) * scale + scale * 2
+      }
+      strata.append((first, second))
+    }
+    let shifted = try #require(StratifiedRankTest(strata))
+    #expect(shifted.pValue < 1e-6 && shifted.strataUsed == 100, "seed \(seed)")
+    let null = try #require(StratifiedRankTest(strata.map { ($0.second, $0.second) }))
+    #expect(null.z == 0, "seed \(seed)")
   }
 }

@@ -19,26 +19,12 @@ public struct MannWhitneyTest: Equatable, Sendable {
   /// Tests `first` against `second`; `nil` when either is empty.
   public init?(_ first: [Int64], _ second: [Int64]) {
     guard !first.isEmpty, !second.isEmpty else { return nil }
+    let ranks = RankSum(first, second)
     let n1 = Double(first.count)
     let n2 = Double(second.count)
-    var combined = first.map { ($0, true) } + second.map { ($0, false) }
-    combined.sort { $0.0 < $1.0 }
-    var rankSumFirst = 0.0
-    var tieTerm = 0.0
-    var index = 0
-    while index < combined.count {
-      var end = index
-      while end + 1 < combined.count && combined[end + 1].0 == combined[index].0 { end += 1 }
-      let rank = Double(index + end + 2) / 2
-      let ties = Double(end - index + 1)
-      if ties > 1 { tieTerm += ties * ties * ties - ties }
-      for position in index...end where combined[position].1 { rankSumFirst += rank }
-      index = end + 1
-    }
-    u = rankSumFirst - n1 * (n1 + 1) / 2
-    let n = n1 + n2
+    u = ranks.first - n1 * (n1 + 1) / 2
     let mean = n1 * n2 / 2
-    let variance = n1 * n2 / 12 * ((n + 1) - tieTerm / (n * (n - 1)))
+    let variance = ranks.nullVariance
     guard variance > 0 else {
       z = 0
       pValue = 1
