@@ -319,6 +319,15 @@ struct DetectableEffectTests {
     #expect(DetectableEffect.latencyShift(spread: .nan, baselineCount: 5, candidateCount: 5) == nil)
   }
 
+  @Test("the method's name states the level and power it was computed at")
+  func methodStatesLevelAndPower() {
+    #expect(
+      DetectableEffect.method(alpha: 0.01, power: 0.9)
+        == "minimum detectable effect at 90% power, one-sided, α = 0.01"
+        + " (Cohen's h; Mann-Whitney via ARE 3/π)")
+    #expect(DetectableEffect.method.contains("at 80% power, one-sided, α = 0.05 "))
+  }
+
   @Test("the robust spread is the IQR over 1.349, by numpy's percentiles")
   func robustSpreadMatchesNumpy() throws {
     // v = np.array([1, 4, 6, 7, 8, 9, 11, 11, 11, 250]);

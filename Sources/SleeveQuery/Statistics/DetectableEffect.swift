@@ -21,10 +21,16 @@
 ///     DetectableEffect.errorRate(baselineRate: 0.05, baselineTrials: 1_000, candidateTrials: 200)
 ///     // 0.1000…: a candidate failing 10% of 200 runs would be seen; 8% might not
 public enum DetectableEffect {
-  /// The method's name, as printed in reports.
-  public static let method =
-    "minimum detectable effect at 80% power, one-sided, α = 0.05"
-    + " (Cohen's h; Mann-Whitney via ARE 3/π)"
+  /// The method's name at the default level and power, as printed in reports.
+  public static let method = method(alpha: 0.05, power: 0.8)
+
+  /// The method's name for another level or power (power in whole percent, as 0.8 is "80%").
+  public static func method(alpha: Double, power: Double) -> String {
+    let percent = (power * 100).rounded()
+    let powerText = percent.isFinite ? "\(Int(percent))%" : "\(power)"
+    return "minimum detectable effect at \(powerText) power, one-sided, α = \(alpha)"
+      + " (Cohen's h; Mann-Whitney via ARE 3/π)"
+  }
 
   /// Noether's asymptotic relative efficiency of the Mann-Whitney test against the t-test for
   /// normal data: it needs π/3 times the observations for the same power.
