@@ -11,6 +11,7 @@ public enum SleeveCLI {
 
   static let commands: [any Command.Type] = [
     SessionsCommand.self, ErrorsCommand.self, LatencyCommand.self, FlagsCommand.self,
+    DiffCommand.self,
     CheckCommand.self, ReportCommand.self, RollbackCommand.self, EnableCommand.self,
     DisableCommand.self, MergeCommand.self, ExportCommand.self, MigrateCommand.self,
     DemoCommand.self, CompletionsCommand.self, CompleteCommand.self,

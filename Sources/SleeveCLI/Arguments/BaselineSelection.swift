@@ -1,0 +1,128 @@
+import SleeveQuery
+
+/// The options that pick and judge the two sides of a comparison, shared by `diff` and
+/// `check --baseline`: `--baseline` and `--candidate` selections, `--allow-overlap`, and the
+/// minimum changes.
+///
+/// A selection is a comma-separated list of session terms, `key=value`, with the names and
+/// value rules of the query options (``SessionTerms``): `branch=main,last=20`,
+/// `commit=4f2a9c1`, `session=last`. The filters given as options (`--test`, `--control`, …)
+/// apply to both sides; each side's terms narrow them further.
+enum BaselineSelection {
+  static let baseline = OptionSpec(
+    "baseline", value: "selection",
+    help: "What to judge against, e.g. 'branch=main,last=20' (terms: "
+      + SessionTerms.names.joined(separator: ", ") + ").")
+  static let candidate = OptionSpec(
+    "candidate", value: "selection",
+    help: "What to judge (default: 'session=last', the last session the filters allow).")
+  static let allowOverlap = OptionSpec(
+    "allow-overlap", help: "Allow a session in both the baseline and the candidate.")
+  static let judging = [
+    OptionSpec(
+      "min-samples", value: "n", help: "Fewest invocations per side for a verdict (default: 30)."),
+    OptionSpec(
+      "min-error-change", value: "rate",
+      help: "Smallest error-rate rise that counts (default: 1%, one point)."),
+    OptionSpec(
+      "min-latency-change", value: "duration",
+      help: "Smallest latency shift that counts (default: 100us)."),
+    OptionSpec(
+      "min-relative-change", value: "rate",
+      help: "Smallest change relative to the baseline that counts (default: 10%)."),
+  ]
+
+  /// The filter options of a comparison: every query filter but `--session` and `--last`,
+  /// which only a side's selection can say.
+  static let filters = SharedOptions.filters.filter { $0.name != "session" && $0.name != "last" }
+
+  /// Parses one selection on top of `base`.
+  ///
+  /// - Throws: `ValueError` naming the term that is wrong.
+  static func parse(_ text: String, on base: QueryFilter) throws(ValueError) -> QueryFilter {
+    var filter = base
+    filter.session = .all
+    var seen: Set<String> = []
+    for term in text.split(separator: ",", omittingEmptySubsequences: false) {
+      guard let equals = term.firstIndex(of: "=") else {
+        throw ValueError(
+          "expected terms like branch=main,last=20, separated by commas; '\(term)' has no '='")
+      }
+      let key = String(term[..<equals]).trimmingCharacters(in: .whitespaces)
+      let value = String(term[term.index(after: equals)...])
+      guard seen.insert(key).inserted else { throw ValueError("'\(key)' is given twice") }
+      do {
+        try SessionTerms.apply(key, value, to: &filter)
+      } catch {
+        throw ValueError("\(key)=\(value): \(error.reason)")
+      }
+    }
+    if seen.contains("session") && seen.contains("last") {
+      throw ValueError("session and last choose sessions two ways; give one of them")
+    }
+    return filter
+  }
+
+  /// The two sides' filters, the shared filter and the judging options.
+  static func resolve(_ arguments: ParsedArguments, context: CommandContext) throws -> (
+    baseline: QueryFilter, candidate: QueryFilter, shared: QueryFilter, options: DiffOptions
+  ) {
+    let shared = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
+    guard
+      let baseline = try context.value(
+        "baseline", in: arguments, { text throws(ValueError) in try parse(text, on: shared) })
+    else {
+      throw UsageError(
+        "Missing --baseline, e.g. --baseline 'branch=main,last=20'", command: context.command.name)
+    }
+    let candidate =
+      try context.value("candidate", in: arguments) { text throws(ValueError) in
+        try parse(text, on: shared)
+      }
+      ?? {
+        var last = shared
+        last.session = .last
+        return last
+      }()
+    var options = DiffOptions()
+    if let value = try context.value(
+      "min-samples", in: arguments,
+      { text throws(ValueError) in
+        try ValueParsers.count(text, minimum: 1)
+      })
+    {
+      options.minSamples = value
+    }
+    if let value = try context.value("min-error-change", in: arguments, ValueParsers.rate) {
+      options.minErrorChange = value
+    }
+    if let value = try context.value("min-latency-change", in: arguments, ValueParsers.duration) {
+      options.minLatencyChangeNanoseconds = value
+    }
+    if let value = try context.value("min-relative-change", in: arguments, ValueParsers.rate) {
+      options.minRelativeChange = value
+    }
+    return (baseline, candidate, shared, options)
+  }
+
+  /// Both sides' sessions, refusing an overlap unless `--allow-overlap`.
+  static func sessions(
+    baseline: QueryFilter, candidate: QueryFilter, in database: QueryDatabase,
+    arguments: ParsedArguments, context: CommandContext
+  ) throws -> (baseline: [SessionSummary], candidate: [SessionSummary]) {
+    let before = try database.sessions(of: .baseline, matching: baseline)
+    let after = try database.sessions(of: .candidate, matching: candidate)
+    let shared = Set(before.map(\.id)).intersection(after.map(\.id)).sorted()
+    if !shared.isEmpty && !arguments.has("allow-overlap") {
+      throw UsageError(
+        "The baseline and the candidate share "
+          + (shared.count == 1
+            ? "session \(shared[0])"
+            : "sessions "
+              + shared.prefix(10).map(String.init).joined(separator: ", ")
+              + (shared.count > 10 ? ", …" : ""))
+          + "; narrow one of them, or pass --allow-overlap", command: context.command.name)
+    }
+    return (before, after)
+  }
+}

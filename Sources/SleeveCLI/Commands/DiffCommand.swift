@@ -1,0 +1,50 @@
+import SleeveQuery
+
+/// `sleeve diff`: a candidate judged against a baseline, per handler.
+enum DiffCommand: Command {
+  static let spec = CommandSpec(
+    name: "diff",
+    abstract: "Judge a candidate against a baseline, per handler: regressed, improved, ...",
+    discussion: """
+      Per handler (control and handler; --by control, event, flag or variant), both sides'
+      n, error rate, p50 and p99, the change and a verdict: regressed, improved, unchanged,
+      new, gone or insufficient. Errors: two-proportion z-test; latency: Mann-Whitney U with
+      the Hodges-Lehmann shift; both one-sided, with a minimum change, and Holm-adjusted
+      across every row (BH q-values shown). Where every session recorded its test, sides
+      are compared test by test (Cochran-Mantel-Haenszel, van Elteren). A failure type the
+      baseline never had is a regression at any rate. Exit 0 whatever the verdicts (gate
+      with 'sleeve check --baseline').
+      """,
+    options: SharedOptions.common + BaselineSelection.filters + [
+      SharedOptions.by, BaselineSelection.baseline, BaselineSelection.candidate,
+      BaselineSelection.allowOverlap,
+    ] + BaselineSelection.judging)
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    let sides = try BaselineSelection.resolve(arguments, context: context)
+    let grouping = try SharedOptions.grouping(arguments, context: context)
+    guard grouping != .session else {
+      throw UsageError(
+        "diff compares sessions, so it cannot group by session; use control, handler, event, "
+          + "flag or variant", command: spec.name)
+    }
+    let database = try context.openDatabase()
+    let diff = try database.snapshot {
+      let sessions = try BaselineSelection.sessions(
+        baseline: sides.baseline, candidate: sides.candidate, in: database,
+        arguments: arguments, context: context)
+      try context.noteUnmatchedFilters(sides.shared, in: database)
+      return try database.diff(
+        baseline: sessions.baseline, candidate: sessions.candidate, filter: sides.shared,
+        by: grouping, options: sides.options)
+    }
+    if context.format == .markdown {
+      context.console.out(DiffTable.markdown(diff, title: "sleeve diff"))
+    } else {
+      context.print(
+        table: DiffTable.table(diff), json: DiffTable.json(diff),
+        header: DiffTable.summary(diff) + ". " + DiffTable.sidesLine(diff))
+    }
+    return .success
+  }
+}

@@ -1,0 +1,50 @@
+/// What one side of a comparison recorded of one group, pooled over its sessions, kept per
+/// stratum (test) so a comparison can match like with like.
+struct SidePool {
+  /// One stratum's invocations: failures, runs and durations.
+  struct Stratum {
+    var failed = 0
+    var n = 0
+    var durations: [Int64] = []
+  }
+
+  /// By test identity; `""` holds sessions without one.
+  var strata: [String: Stratum] = [:]
+  var kinds: [FailureKind: Int] = [:]
+  var sessions = 0
+  var site: String?
+
+  var n: Int { strata.values.reduce(0) { $0 + $1.n } }
+  var failed: Int { strata.values.reduce(0) { $0 + $1.failed } }
+
+  /// Every duration of every stratum, in stratum order.
+  var durations: [Int64] {
+    var all: [Int64] = []
+    all.reserveCapacity(strata.values.reduce(0) { $0 + $1.durations.count })
+    for key in strata.keys.sorted() { all.append(contentsOf: strata[key]!.durations) }
+    return all
+  }
+
+  /// Adds one session's tally of the group, under stratum `test`.
+  mutating func add(_ tally: GroupTally, test: String) {
+    guard tally.ran > 0 else { return }
+    sessions += 1
+    strata[test, default: Stratum()].failed += tally.failed
+    strata[test, default: Stratum()].n += tally.ran
+    strata[test, default: Stratum()].durations.append(contentsOf: tally.durations)
+    for (kind, count) in tally.failureKinds { kinds[kind, default: 0] += count }
+    if site == nil { site = tally.site }
+  }
+
+  /// Folds `other` (the same handler under another key, e.g. before its line moved) into this.
+  mutating func absorb(_ other: SidePool) {
+    sessions += other.sessions
+    for (key, stratum) in other.strata {
+      strata[key, default: Stratum()].failed += stratum.failed
+      strata[key, default: Stratum()].n += stratum.n
+      strata[key, default: Stratum()].durations.append(contentsOf: stratum.durations)
+    }
+    for (kind, count) in other.kinds { kinds[kind, default: 0] += count }
+    if site == nil { site = other.site }
+  }
+}
