@@ -70,10 +70,17 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
 
   /// `test`'s identity as the trait records it.
   static func identity(of test: Test) -> TestIdentity {
-    TestIdentity(
+    // The suite: the test's id without its source location and, for a test function, without
+    // its own name component; none for a function outside any suite.
+    var suite: Test.ID? = test.id
+    suite?.sourceLocation = nil
+    if !test.isSuite {
+      suite?.nameComponents.removeLast()
+      if suite?.nameComponents.isEmpty == true { suite = nil }
+    }
+    return TestIdentity(
       id: test.id.description, name: test.displayName ?? test.name,
-      suite: (test.isSuite ? test.id : test.id.parent)?.description,
-      tags: test.tags.map(\.description).sorted())
+      suite: suite?.description, tags: test.tags.map(\.description).sorted())
   }
 }
 
