@@ -119,7 +119,7 @@ struct RecordedTraitIdentityTests {
     let path = directory.path("known.sqlite")
     try await record(path) {
       Issue.record("deliberate", severity: .warning)
-      withKnownIssue { Issue.record("known") }
+      withKnownIssue { Issue.record("deliberate") }
     }
     #expect(try Inspector(path: path).text("SELECT test_result FROM session_context") == "passed")
   }
