@@ -44,4 +44,18 @@ struct MigrateContextTests {
     #expect(try old.connection.scalarInt("SELECT count(*) FROM quarantine") == 0)
     #expect(try Migrator.state(of: old.connection).pending.isEmpty)
   }
+
+  @Test("'sleeve merge' takes a 0002 input into a 0003 output, leaving the input as it was")
+  func mergesA0002Input() async throws {
+    let old = try FixtureDatabase(migrations: 2)
+    try old.addAlpha(as: 1)
+    let directory = TemporaryDirectory()
+    let out = directory.path("out.sqlite")
+    let merge = await CLIRunner.run(["merge", out, old.path, "--format", "json"])
+    #expect(merge.exit == 0, "\(merge.error)")
+    let merged = try SleeveDatabase.openForReading(path: out)
+    #expect(try merged.scalarInt("SELECT count(*) FROM sessions") == 1)
+    #expect(try merged.scalarInt("SELECT count(*) FROM outcomes") == 26)
+    #expect(try Migrator.state(of: old.connection).pending == ["0003_run_context"])
+  }
 }
