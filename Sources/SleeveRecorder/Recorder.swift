@@ -75,30 +75,39 @@ public final class Recorder: Sendable {
   ///   - environment: Names of environment variables to record (only these; never the whole
   ///     environment).
   ///   - durability: Overrides the recorder's durability for this session.
+  ///   - context: Where this session ran, over `options.context` and the environment: each
+  ///     field set here wins (so one process can record sessions of several commits or
+  ///     branches). Its `session_context` row is written with the session's row, and only when
+  ///     a field (or `test`) is known.
+  ///   - test: The test this session records (see ``TestIdentity``), if any.
   /// - Throws: `RecorderError` when the session's row cannot be written: `.timedOut` past the
   ///   wait timeout, `.sqlite` for other failures, `.closed` when the recorder is closing.
   public func startSession(
     name: String, tags: [String] = [], environment: [String] = [],
-    durability: RecorderOptions.Durability? = nil
+    durability: RecorderOptions.Durability? = nil, context: RunContext? = nil,
+    test: TestIdentity? = nil
   ) throws -> RecordingSession {
     let pending = try requestSession(
-      name: name, tags: tags, environment: environment, durability: durability)
+      name: name, tags: tags, environment: environment, durability: durability,
+      context: context, test: test)
     let done = writer.buffer.waitUntilFinished(
       pending.sequence, deadline: writer.buffer.deadlineFromNow())
     return try session(for: pending, finished: done)
   }
 
-  /// Starts a session as ``startSession(name:tags:environment:durability:)`` does, waiting for
-  /// its row without blocking a thread: the form for async code (a test trait, a task), which
-  /// must not tie up a thread of the cooperative pool.
+  /// Starts a session as ``startSession(name:tags:environment:durability:context:test:)``
+  /// does, waiting for its row without blocking a thread: the form for async code (a test
+  /// trait, a task), which must not tie up a thread of the cooperative pool.
   ///
   /// - Throws: what `startSession` throws.
   public func beginSession(
     name: String, tags: [String] = [], environment: [String] = [],
-    durability: RecorderOptions.Durability? = nil
+    durability: RecorderOptions.Durability? = nil, context: RunContext? = nil,
+    test: TestIdentity? = nil
   ) async throws -> RecordingSession {
     let pending = try requestSession(
-      name: name, tags: tags, environment: environment, durability: durability)
+      name: name, tags: tags, environment: environment, durability: durability,
+      context: context, test: test)
     let done = await writer.buffer.finished(
       pending.sequence, deadline: writer.buffer.deadlineFromNow())
     return try session(for: pending, finished: done)
@@ -131,7 +140,7 @@ public final class Recorder: Sendable {
 
   private func requestSession(
     name: String, tags: [String], environment: [String],
-    durability: RecorderOptions.Durability?
+    durability: RecorderOptions.Durability?, context: RunContext?, test: TestIdentity?
   ) throws -> PendingSession {
     let key = SessionKey(
       rawValue: nextSession.withLock {
@@ -139,8 +148,12 @@ public final class Recorder: Sendable {
         return $0
       })
     let metadata = SessionMetadata(name: name, tags: tags, environmentNames: environment)
+    let resolved = RunContext(
+      environment: options.contextEnvironment ?? ProcessInfo.processInfo.environment
+    ).overridden(by: options.context).overridden(by: context ?? RunContext())
     let start = SessionStart(
-      metadata: metadata, durability: durability ?? options.durability,
+      metadata: metadata, context: resolved, test: test?.recorded,
+      durability: durability ?? options.durability,
       startedUnixNanoseconds: WallClock.unixNanoseconds(),
       startedMonotonicNanoseconds: MonotonicClock.nanoseconds())
     guard
@@ -159,6 +172,7 @@ public final class Recorder: Sendable {
     case .success(let rowID):
       return RecordingSession(
         recorder: self, key: pending.key, rowID: rowID, metadata: pending.metadata,
+        context: pending.start.context, test: pending.start.test,
         durability: pending.start.durability)
     case .failure(let error):
       throw error

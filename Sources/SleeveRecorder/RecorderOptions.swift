@@ -61,6 +61,14 @@ public struct RecorderOptions: Sendable {
   /// Called on the writer thread for every failed write, with the events it lost. Never
   /// called on the firing thread; never throws into a handler.
   public var onWriteError: (@Sendable (RecorderError) -> Void)?
+  /// Where every session of the recorder ran, over what the environment says: each field set
+  /// here replaces the one read from the CI variables (and `SLEEVE_COMMIT`/`SLEEVE_BRANCH`);
+  /// a session's own `context:` replaces both. Empty by default (the environment decides).
+  public var context = RunContext()
+  /// The environment the CI context is read from at each session start; `nil` (the default)
+  /// reads the process's. Only the variables of the fixed CI table are read from it (README,
+  /// "Where a session ran"). Tests pass a fixture; `[:]` records no CI context.
+  public var contextEnvironment: [String: String]?
 
   /// Options with the defaults: batched, drop when full, 65,536 events, flush at 4,096 events
   /// or 100 ms, 5 s busy timeout, 10 s wait timeout, 60 s retry timeout.

@@ -1,3 +1,4 @@
+import SleeveCore
 import SleeveRecorder
 import Testing
 
@@ -10,7 +11,21 @@ import Testing
 /// ```
 ///
 /// The session is named after the test (or suite) and tagged `swift-testing`; it is ended
-/// when the test finishes, whether it passed, failed or threw.
+/// when the test finishes, whether it passed, failed or threw. Its `session_context` row holds
+/// the CI context (``RunContext``), the test's identity and how it ended:
+///
+/// - id: `Test.ID`'s description (module, type and function, with its source location); one
+///   session per test case of a parameterized test, all with the test's id (Swift Testing
+///   gives a test case no public identity).
+/// - name: the display name, else the function's name; suite: the id of the containing suite
+///   (for a suite-level session, its own id); tags: the test's tags (`Test.tags`), sorted.
+/// - result, from Swift Testing's public API only (``TestIdentity/Result``'s
+///   `init(failureRecorded:threw:skipped:)`): `failed` when an issue that counts as a failure
+///   (`Issue.isFailure`: not a warning, not a known issue) was recorded inside the scope (an
+///   `#expect`, a `#require`, `Issue.record`, a miscounted confirmation; for a suite, in any of
+///   its tests); else `skipped` when the scope ended by throwing while its task was cancelled
+///   (`Test.cancel()` cancels the test's task); else `threw` when it ended by throwing; else
+///   `passed`. A test disabled by a condition trait never runs, so it records no session.
 public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
   /// The database path, or `nil` for `$SLEEVE_DB`, else `./sleeve.sqlite`.
   public let path: String?
@@ -22,21 +37,50 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
   /// One session for the whole suite when applied to a suite, not one per test.
   public var isRecursive: Bool { false }
 
-  /// Records `function` (the test, or the whole suite) as one session.
+  /// Records `function` (the test, or the whole suite) as one session, with the test's
+  /// identity and result.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     let recorder = try await SharedRecorders.recorder(for: SharedRecorders.resolvedPath(path))
     let session = try await recorder.beginSession(
       name: test.displayName ?? test.name, tags: ["swift-testing"] + tags,
-      environment: environment)
+      environment: environment, test: Self.identity(of: test))
+    let failureRecorded = Locked(false)
+    // Observes every issue recorded inside the scope and passes it on unchanged.
+    let observer: IssueHandlingTrait = .filterIssues { issue in
+      if issue.isFailure { failureRecorded.withLock { $0 = true } }
+      return true
+    }
     do {
-      try await session.observe { try await function() }
+      try await observer.provideScope(for: test, testCase: testCase) {
+        try await session.observe { try await function() }
+      }
     } catch {
-      try? await session.end()
+      let result = TestIdentity.Result(
+        failureRecorded: failureRecorded.withLock { $0 }, threw: true,
+        skipped: Task.isCancelled)
+      try? await session.end(testResult: result)
       throw error
     }
-    try await session.end()
+    try await session.end(
+      testResult: TestIdentity.Result(
+        failureRecorded: failureRecorded.withLock { $0 }, threw: false, skipped: false))
+  }
+
+  /// `test`'s identity as the trait records it.
+  static func identity(of test: Test) -> TestIdentity {
+    // The suite: the test's id without its source location and, for a test function, without
+    // its own name component; none for a function outside any suite.
+    var suite: Test.ID? = test.id
+    suite?.sourceLocation = nil
+    if !test.isSuite {
+      suite?.nameComponents.removeLast()
+      if suite?.nameComponents.isEmpty == true { suite = nil }
+    }
+    return TestIdentity(
+      id: test.id.description, name: test.displayName ?? test.name,
+      suite: suite?.description, tags: test.tags.map(\.description).sorted())
   }
 }
 

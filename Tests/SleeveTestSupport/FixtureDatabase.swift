@@ -16,6 +16,16 @@ public final class FixtureDatabase {
     connection = try SleeveDatabase.openForWriting(path: path)
   }
 
+  /// Creates an empty database in a fresh directory with only the first `count` migrations
+  /// applied, as an older Sleeve wrote it (`2`: a file at 0002, before `session_context` and
+  /// `quarantine`). The row helpers write 0002's layout (`session << 32 | n` ids) for
+  /// `count >= 2`.
+  public init(migrations count: Int) throws {
+    path = directory.path("fixture.sqlite")
+    connection = try Connection(path: path)
+    try Migrator.migrate(connection, migrations: Array(SchemaMigrations.all.prefix(count)))
+  }
+
   /// Adds an ended session started at `startedSeconds` (Unix seconds); its UUID ends in the
   /// digits of `uuidNumber` (default: `id`).
   public func session(

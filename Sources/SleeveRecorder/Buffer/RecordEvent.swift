@@ -11,7 +11,8 @@ enum RecordEvent: Sendable {
   case controlSeen(ControlInfo)
   case flagDefined(Box<FlagDefinition>)
   case flagChanged(Box<FlagChange>)
-  case sessionEnded(endedUnixNanoseconds: Int64)
+  /// The session's end, with how its test ended when a test framework said so.
+  case sessionEnded(endedUnixNanoseconds: Int64, testResult: TestIdentity.Result?)
 }
 
 /// A buffered event and the session it belongs to.
@@ -100,9 +101,14 @@ struct ErrorText: Sendable {
   }
 }
 
-/// The session's row, inserted by the writer.
+/// The session's row (and its `session_context` row, when anything is known), inserted by
+/// the writer in one transaction.
 struct SessionStart: Sendable {
   let metadata: SessionMetadata
+  /// Resolved and in recorded form.
+  let context: RunContext
+  /// In recorded form.
+  let test: TestIdentity?
   let durability: RecorderOptions.Durability
   let startedUnixNanoseconds: Int64
   let startedMonotonicNanoseconds: Int64

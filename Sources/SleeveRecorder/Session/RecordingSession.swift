@@ -25,6 +25,11 @@ public final class RecordingSession: DispatchObserver {
   public let rowID: Int64
   /// What was recorded about the environment.
   public let metadata: SessionMetadata
+  /// Where the session ran, as recorded (environment, then `RecorderOptions.context`, then
+  /// the session's own `context:`).
+  public let context: RunContext
+  /// The test the session records, as recorded, if any.
+  public let test: TestIdentity?
   /// Batched or strict.
   public let durability: RecorderOptions.Durability
   /// The recorder writing this session (kept alive by it).
@@ -39,12 +44,14 @@ public final class RecordingSession: DispatchObserver {
 
   init(
     recorder: Recorder, key: SessionKey, rowID: Int64, metadata: SessionMetadata,
-    durability: RecorderOptions.Durability
+    context: RunContext, test: TestIdentity?, durability: RecorderOptions.Durability
   ) {
     self.recorder = recorder
     self.key = key
     self.rowID = rowID
     self.metadata = metadata
+    self.context = context
+    self.test = test
     self.durability = durability
     self.buffer = recorder.writer.buffer
   }
@@ -145,6 +152,23 @@ public final class RecordingSession: DispatchObserver {
   ///   final too; one where the writer was still busy (no SQLite cause in the message) may
   ///   still be written later.
   public func end() async throws {
+    try await end(result: nil)
+  }
+
+  /// Ends the session as ``end()`` does and records how its test ended
+  /// (`session_context.test_result`), in the same transaction as the end. Only the first
+  /// `end` of a session counts: calling either again does nothing.
+  ///
+  /// ```swift
+  /// try await session.end(testResult: .passed)
+  /// ```
+  ///
+  /// - Throws: what ``end()`` throws.
+  public func end(testResult: TestIdentity.Result) async throws {
+    try await end(result: testResult)
+  }
+
+  private func end(result: TestIdentity.Result?) async throws {
     guard !hasEnded.exchange(true, ordering: .acquiringAndReleasing) else { return }
     // What a fire still open (end() called from a handler) recorded before this call is
     // handed over ahead of the end, so nothing staged reaches the writer after the session
@@ -153,7 +177,9 @@ public final class RecordingSession: DispatchObserver {
     guard
       let sequence = buffer.appendStructural(
         PendingEvent(
-          session: key, event: .sessionEnded(endedUnixNanoseconds: WallClock.unixNanoseconds())))
+          session: key,
+          event: .sessionEnded(
+            endedUnixNanoseconds: WallClock.unixNanoseconds(), testResult: result)))
     else { throw RecorderError.closed(path: recorder.path) }
     guard await buffer.finished(sequence, deadline: buffer.deadlineFromNow()) else {
       throw RecorderError.timedOut(

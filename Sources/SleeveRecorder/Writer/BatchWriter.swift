@@ -195,8 +195,10 @@ final class BatchWriter {
       // A file with no session ids left takes no new session (the start reports it).
       guard try SessionIDs.next(in: connection) != nil else { return }
       try insertSession(start)
+      let rowID = connection.lastInsertRowID
+      try insertContext(of: start, session: rowID)
       staged[key] = WriterSession(
-        rowID: connection.lastInsertRowID,
+        rowID: rowID,
         startedMonotonicNanoseconds: start.startedMonotonicNanoseconds,
         startedUnixNanoseconds: start.startedUnixNanoseconds)
       return
@@ -225,10 +227,15 @@ final class BatchWriter {
       let change = box.value
       if let definition = change.definition { try upsert(definition, of: session) }
       try insert(change, of: session)
-    case .sessionEnded(let endedUnixNanoseconds):
+    case .sessionEnded(let endedUnixNanoseconds, let testResult):
       try statements.endSession.bind(endedUnixNanoseconds, at: 1)
       try statements.endSession.bind(session.rowID, at: 2)
       try statements.endSession.run()
+      if let testResult {
+        try statements.recordTestResult.bind(session.rowID, at: 1)
+        try statements.recordTestResult.bind(testResult.rawValue, at: 2)
+        try statements.recordTestResult.run()
+      }
       session.ended = true
     }
   }
@@ -249,6 +256,25 @@ final class BatchWriter {
     try statement.bind(metadata.sleeveVersion, at: 11)
     try statement.bind(metadata.sqliteVersion, at: 12)
     try statement.bind(metadata.metadataJSON, at: 13)
+    try statement.run()
+  }
+
+  /// The session's `session_context` row, in the transaction of its `sessions` row; none
+  /// when nothing is known (readers LEFT JOIN). Values are already in recorded form.
+  private func insertContext(of start: SessionStart, session rowID: Int64) throws {
+    let context = start.context
+    guard !context.isEmpty || start.test != nil else { return }
+    let statement = statements.insertContext
+    let values: [String?] = [
+      context.ciSystem?.rawValue, context.commit, context.branch, context.pullRequest,
+      context.pipeline, context.attempt, context.job, context.runner, context.repository,
+      context.buildURL, start.test?.id, start.test?.name, start.test?.suite,
+      start.test?.tagsJSON ?? "[]",
+    ]
+    try statement.bind(rowID, at: 1)
+    for (index, value) in values.enumerated() {
+      try statement.bind(value, at: Int32(index + 2))
+    }
     try statement.run()
   }
 

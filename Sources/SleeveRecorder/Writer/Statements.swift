@@ -13,6 +13,8 @@ final class Statements {
   let insertOutcome: Statement
   let upsertFlag: Statement
   let insertFlagEvent: Statement
+  let insertContext: Statement
+  let recordTestResult: Statement
 
   init(_ connection: Connection) throws {
     insertSession = try connection.prepare(
@@ -63,6 +65,19 @@ final class Statements {
       """
       INSERT INTO flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
       VALUES (?, ?, ?, ?, ?, ?, ?)
+      """)
+    insertContext = try connection.prepare(
+      """
+      INSERT INTO session_context (session_id, ci_system, commit_sha, branch, pull_request,
+        pipeline, attempt, job, runner, repository, build_url, test_id, test_name, test_suite,
+        test_tags_json)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+    // A session with no context row gets one holding only its result.
+    recordTestResult = try connection.prepare(
+      """
+      INSERT INTO session_context (session_id, test_result) VALUES (?, ?)
+      ON CONFLICT (session_id) DO UPDATE SET test_result = excluded.test_result
       """)
   }
 }

@@ -4,8 +4,13 @@
 ///
 /// Each session is copied in one transaction with `INSERT … SELECT` through `ATTACH` (SQLite
 /// streams the rows: memory stays flat for any session size), its row ids rewritten to the
-/// target's session number (`session << 32 | n`, keeping n). Flag definitions and the session's flag
-/// history come with it; command-line flag changes are copied once each.
+/// target's session number (`session << 32 | n`, keeping n). Flag definitions, the session's flag
+/// history and its `session_context` row (where it ran, which test it recorded) come with it;
+/// command-line flag changes are copied once each, and quarantine entries are united (an entry
+/// the target already has, same handler and control, is kept as it is).
+///
+/// An input lacking only add-only migrations (``SchemaMigrations/addOnlyTables``, e.g. a file at
+/// 0002 without `session_context` and `quarantine`) merges as if those tables were empty.
 ///
 /// ```swift
 /// let merger = try SessionMerger(target: SleeveDatabase.openForWriting(path: "all.sqlite"))
@@ -28,6 +33,8 @@ public final class SessionMerger {
     public var outcomes = 0
     /// Command-line flag changes copied.
     public var flagChanges = 0
+    /// Quarantine entries copied (entries the target already had are not counted).
+    public var quarantineEntries = 0
   }
 
   private let target: Connection
@@ -61,7 +68,10 @@ public final class SessionMerger {
     let state = try Migrator.state(of: input)
     var report = Report(path: path)
     if state.applied.isEmpty { return report }  // an empty file: nothing recorded
-    guard state.pending.isEmpty else { throw MergeError.olderSchema(path: path) }
+    // Tables a file lacks only by add-only migrations read as empty; anything older is refused.
+    guard state.pending.allSatisfy(SchemaMigrations.addOnlyTables.contains) else {
+      throw MergeError.olderSchema(path: path)
+    }
     let attach = try target.prepare("ATTACH DATABASE ? AS input")
     try attach.bind(path, at: 1)
     try attach.run()
@@ -115,6 +125,16 @@ public final class SessionMerger {
       }
     }
     report.flagChanges = try copyCommandLineFlagChanges()
+    report.quarantineEntries = try copyQuarantine()
+  }
+
+  /// Whether the attached input has `table` (a file lacking an add-only migration lacks its
+  /// tables, which then read as empty).
+  private func inputHas(_ table: String) throws -> Bool {
+    let statement = try target.prepare(
+      "SELECT 1 FROM input.sqlite_master WHERE type = 'table' AND name = ?")
+    try statement.bind(table, at: 1)
+    return try statement.step()
   }
 
   /// Whether `input` and `main` are one file (SQLite reports both by absolute path).
@@ -190,7 +210,7 @@ public final class SessionMerger {
       try statement.bind(ids.upperBound, at: 2)
       try statement.run()
     }
-    for table in ["flags", "flag_events"] {
+    for table in ["flags", "flag_events", "session_context"] {
       let statement = try target.prepare("DELETE FROM main.\(table) WHERE session_id = ?")
       try statement.bind(id, at: 1)
       try statement.run()
@@ -317,13 +337,39 @@ public final class SessionMerger {
         SELECT ?1, key, state, reason, actor, at_unix_ns, at_ns
         FROM input.flag_events WHERE session_id = ?2 ORDER BY id
         """,
-      ] {
+      ] + (try inputHas("session_context") ? [Self.copyContext] : []) {
         let statement = try target.prepare(sql)
         try statement.bind(newID, at: 1)
         try statement.bind(session.id, at: 2)
         try statement.run()
       }
       return outcomes
+    }
+  }
+
+  /// Copies a session's `session_context` row: `?1` the target's session id, `?2` the input's.
+  private static let copyContext = """
+    INSERT INTO main.session_context (session_id, ci_system, commit_sha, branch, pull_request,
+      pipeline, attempt, job, runner, repository, build_url, test_id, test_name, test_suite,
+      test_tags_json, test_result)
+    SELECT ?1, ci_system, commit_sha, branch, pull_request, pipeline, attempt, job, runner,
+      repository, build_url, test_id, test_name, test_suite, test_tags_json, test_result
+    FROM input.session_context WHERE session_id = ?2
+    """
+
+  /// Copies the quarantine entries the target does not have (same handler and control, the
+  /// table's unique key); the target's own entry, reason and all, is kept.
+  private func copyQuarantine() throws -> Int {
+    guard try inputHas("quarantine") else { return 0 }
+    return try target.transaction(deferred: true) {
+      try target.execute(
+        """
+        INSERT INTO main.quarantine (control, handler, reason, actor, added_unix_ns)
+        SELECT control, handler, reason, actor, added_unix_ns FROM input.quarantine
+        WHERE true ORDER BY id
+        ON CONFLICT DO NOTHING
+        """)
+      return Int(target.changes)
     }
   }
 
