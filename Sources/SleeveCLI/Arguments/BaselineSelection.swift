@@ -26,7 +26,7 @@ enum BaselineSelection {
       help: "Smallest error-rate rise that counts (default: 1%, one point)."),
     OptionSpec(
       "min-latency-change", value: "duration",
-      help: "Smallest latency shift that counts (default: 100us)."),
+      help: "Smallest latency shift that counts (default: 10us)."),
     OptionSpec(
       "min-relative-change", value: "rate",
       help: "Smallest change relative to the baseline that counts (default: 10%)."),

@@ -7,10 +7,14 @@ enum DemoCommand: Command {
       Records through the real recorder: buttons, a switch, a text field, a flaky handler,
       a slow async handler, a handler whose owner is released, and the flag new-checkout
       rolled back halfway. --fires scales it (10 million works; progress shows on a terminal).
+      --history records nine runs instead: eight of a checkout test on main across four
+      commits (one handler flaky), then one on a branch with a slower, more failing handler
+      and a new failure type, with CI context filled in: ready for diff, flaky and check.
       """,
     options: [
       SharedOptions.db,
       OptionSpec("fires", value: "n", help: "Simulated user interactions (default: 2000)."),
+      OptionSpec("history", help: "Record a small history of runs on main and one on a branch."),
     ])
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
@@ -19,6 +23,7 @@ enum DemoCommand: Command {
         try ValueParsers.count(text, minimum: 1, maximum: 100_000_000)
       } ?? 2_000
     let console = context.console
+    if arguments.has("history") { return try await history(fires: fires, context: context) }
     let showProgress = console.errorIsTerminal && fires >= 100_000
     let summary = try await MainActor.run {
       CheckoutDemo(fires: fires) { done, total in
@@ -40,6 +45,33 @@ enum DemoCommand: Command {
         sleeve latency\(db) --by handler --percentiles 50,95,99
         sleeve flags\(db)
         sleeve check\(db) --max-error-rate 5% --max-p99 10ms
+
+      """)
+    return .success
+  }
+
+  /// Records ``DemoHistory``'s runs and says what to try on them.
+  private static func history(fires: Int, context: CommandContext) async throws -> ExitCode {
+    var ids: [Int64] = []
+    for run in DemoHistory.runs() {
+      let summary = try await MainActor.run {
+        CheckoutDemo(fires: fires, run: run) { _, _ in }
+      }.run(path: context.databasePath)
+      ids.append(summary.sessionID)
+    }
+    let shownPath = TerminalText.escaped(context.databasePath)
+    let db = context.databasePath == "sleeve.sqlite" ? "" : " --db \(shownPath)"
+    context.console.out(
+      """
+      Recorded sessions \(ids.first ?? 0)-\(ids.last ?? 0): 8 runs of CheckoutTests on \
+      \(DemoHistory.mainBranch) across 4 commits, then 1 on \(DemoHistory.candidateBranch), \
+      \(fires) interactions each, into \(shownPath).
+
+      Try next:
+        sleeve sessions\(db) --session all
+        sleeve diff\(db) --baseline 'branch=\(DemoHistory.mainBranch)'
+        sleeve flaky\(db)
+        sleeve check\(db) --baseline 'branch=\(DemoHistory.mainBranch)'
 
       """)
     return .success

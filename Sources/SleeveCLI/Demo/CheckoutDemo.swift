@@ -48,19 +48,58 @@ final class CheckoutDemo {
     var description: String { "new checkout flow rejected the order" }
   }
 
+  struct ShippingTimeout: Error, CustomStringConvertible {
+    let milliseconds: UInt64
+    var description: String { "shipping quote timed out after \(milliseconds) ms" }
+  }
+
+  struct MissingTotal: Error, CustomStringConvertible {
+    let offset: UInt64
+    var description: String { "missing key 'total' in the cart response at offset \(offset)" }
+  }
+
+  /// How one run of the screen behaves: the plain demo, or one run of a recorded history.
+  struct Run {
+    /// The session's name.
+    var name = "demo: checkout screen"
+    /// Where it ran (`nil`: as the environment says).
+    var context: RunContext?
+    /// The test it records, if any.
+    var test: TestIdentity?
+    /// Scales the card charge's work (a regression makes it slower).
+    var chargeScale: UInt64 = 2
+    /// Card declines per thousand charges.
+    var declinesPerThousand: UInt64 = 30
+    /// Shipping quotes that time out, per thousand (a flaky handler in some runs).
+    var quoteTimeoutsPerThousand: UInt64 = 0
+    /// Whether updating the total meets a cart response without its total (a failure type
+    /// the history never had).
+    var missingTotal = false
+    /// Whether the flag new-checkout is rolled back halfway.
+    var rollsBackFlag = true
+    /// The simulation's seed.
+    var seed: UInt64 = 2026
+  }
+
   let fires: Int
   let progress: (Int, Int) -> Void
+  let run: Run
 
-  init(fires: Int, progress: @escaping (Int, Int) -> Void) {
+  init(fires: Int, run: Run = Run(), progress: @escaping (Int, Int) -> Void) {
     self.fires = fires
+    self.run = run
     self.progress = progress
   }
 
-  /// Records one session into `path`.
+  /// Records one session into `path`; with a ``Run/context``, nothing of the environment's CI
+  /// context is read (the history is the same wherever it is recorded).
   func run(path: String) async throws -> Summary {
-    let recorder = try Recorder(path: path, options: RecorderOptions(whenFull: .block))
+    var options = RecorderOptions(whenFull: .block)
+    if run.context != nil { options.contextEnvironment = [:] }
+    let recorder = try Recorder(path: path, options: options)
     let session = try recorder.startSession(
-      name: "demo: checkout screen", tags: ["demo"], environment: ["CI", "USER"])
+      name: run.name, tags: ["demo"], environment: ["CI", "USER"], context: run.context,
+      test: run.test)
     let flags = InMemoryFlagProvider(
       ["new-checkout": .enabled],
       definitions: [
@@ -69,7 +108,8 @@ final class CheckoutDemo {
           thresholds: FlagThresholds(maxErrorRate: 0.02, maxP99: .milliseconds(5), minSamples: 50))
       ])
     session.attach(flags)
-    var simulation = Simulation(seed: 2026)
+    var simulation = Simulation(seed: run.seed)
+    let run = self.run
     var analytics: Analytics? = Analytics()
 
     let pay = Button(name: "checkout.pay", observer: session, flags: flags)
@@ -79,8 +119,8 @@ final class CheckoutDemo {
 
     pay.on(.touchUpInside, id: "validate-cart") { _ in simulation.work(1) }
     pay.on(.touchUpInside, id: "charge-card") { _ in
-      simulation.work(2)
-      if simulation.next(100) < 3 { throw CardDeclined() }
+      simulation.work(run.chargeScale)
+      if simulation.next(1_000) < run.declinesPerThousand { throw CardDeclined() }
     }
     pay.on(
       .touchUpInside, id: "submit-order", flag: "new-checkout",
@@ -97,12 +137,20 @@ final class CheckoutDemo {
         analytics.events += 1
       }
     }
-    giftWrap.on(.valueChanged, id: "update-total") { _ in simulation.work(1) }
+    giftWrap.on(.valueChanged, id: "update-total") { _ in
+      simulation.work(1)
+      if run.missingTotal && simulation.next(100) < 2 {
+        throw MissingTotal(offset: simulation.next(4_096))
+      }
+    }
     var quotes = 0
     giftWrap.on(.valueChanged, id: "fetch-shipping-quote") { toggle in
       guard toggle.isOn else { return }
       quotes += 1
       if quotes % 20 == 0 { try await Task.sleep(for: .milliseconds(2)) }
+      if simulation.next(1_000) < run.quoteTimeoutsPerThousand {
+        throw ShippingTimeout(milliseconds: 2_000 + simulation.next(500))
+      }
     }
     promo.on(.editingChanged, id: "validate-promo") { field in
       simulation.work(UInt64(field.text.count))
@@ -123,7 +171,7 @@ final class CheckoutDemo {
       default: cancel.tap()
       }
       if index == releaseAt { analytics = nil }
-      if index == rollbackAt {
+      if index == rollbackAt && run.rollsBackFlag {
         flags.set(
           "new-checkout", to: .rolledBack(reason: "error rate over 2% in the demo"),
           actor: "sleeve demo")
@@ -135,7 +183,11 @@ final class CheckoutDemo {
     }
     await giftWrap.waitUntilIdle()
     progress(fires, fires)
-    try await session.end()
+    if run.test != nil {
+      try await session.end(testResult: .passed)
+    } else {
+      try await session.end()
+    }
     try await recorder.close()  // the file is checkpointed (no -wal) before the demo reports
     return Summary(sessionID: session.rowID, sessionName: session.name, interactions: fires)
   }

@@ -10,11 +10,12 @@ public struct DiffOptions: Equatable, Sendable {
   /// The smallest rise of the error rate that counts, absolute (0.01: one point).
   public var minErrorChange = 0.01
   /// The smallest latency shift that counts, nanoseconds.
-  public var minLatencyChangeNanoseconds: Int64 = 100_000
+  public var minLatencyChangeNanoseconds: Int64 = 10_000
   /// The smallest change that counts relative to the baseline (its error rate, its median).
   public var minRelativeChange = 0.1
 
   /// The defaults: α 0.05, power 0.8, 30 samples a side, a change of at least 1 point of
-  /// error rate or 100 µs of latency, and at least 10% of the baseline's.
+  /// error rate or 10 µs of latency (a 120 Hz frame is 8,333 µs), and at least 10% of the
+  /// baseline's.
   public init() {}
 }

@@ -1,0 +1,62 @@
+import Foundation
+import SleeveQuery
+import SleeveTestSupport
+import Testing
+
+/// `sleeve demo --history`: a history whose regression, new failure type and flaky handler
+/// the across-run commands find.
+@Suite("demo --history", .serialized)
+struct DemoHistoryTests {
+  /// Records the history into a fresh directory (1,000 interactions a run, as fast as the
+  /// finding allows).
+  static func record() async -> (directory: TemporaryDirectory, path: String, out: String) {
+    let directory = TemporaryDirectory()
+    let path = directory.path("history.sqlite")
+    let result = await CLIRunner.run(["demo", "--history", "--fires", "1000", "--db", path])
+    return (directory, path, result.out)
+  }
+
+  static func rows(_ arguments: [String], path: String) async throws -> [String: [String: Any]] {
+    let result = await CLIRunner.run(arguments + ["--db", path, "--format", "json"])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any],
+      "\(result.error)")
+    let rows = try #require(object["rows"] as? [[String: Any]])
+    return Dictionary(uniqueKeysWithValues: rows.map { ($0["handler"] as? String ?? "?", $0) })
+  }
+
+  @Test("the runs carry CI context and test identity: 8 on main across 4 commits, 1 on a branch")
+  func context() async throws {
+    let recorded = await Self.record()
+    #expect(recorded.out.contains("sleeve diff --db \(recorded.path) --baseline 'branch=main'"))
+    var filter = QueryFilter()
+    filter.session = .all
+    let sessions = try QueryDatabase(path: recorded.path).sessions(matching: filter)
+    #expect(sessions.count == 9)
+    #expect(sessions.prefix(8).allSatisfy { $0.context.branch == "main" })
+    #expect(Set(sessions.prefix(8).compactMap(\.context.commit)).count == 4)
+    #expect(sessions.last?.context.branch == "feature/faster-checkout")
+    #expect(sessions.last?.context.pullRequest == "42")
+    #expect(sessions.allSatisfy { $0.context.testID == "CheckoutTests/checkoutSubmits()" })
+    #expect(sessions.allSatisfy { $0.context.testResult == "passed" })
+  }
+
+  // Failures are seeded, so error verdicts are the same on every machine; durations are
+  // measured, so a loaded machine can move latency, and only error tests are pinned here.
+  @Test("diff finds the error regression and the new failure type; other error rates hold")
+  func diffFindsThem() async throws {
+    let recorded = await Self.record()
+    let rows = try await Self.rows(["diff", "--baseline", "branch=main"], path: recorded.path)
+    #expect(rows["charge-card"]?["verdict"] as? String == "regressed")
+    #expect(rows["update-total"]?["verdict"] as? String == "regressed")
+    let kinds = rows["update-total"]?["newFailureTypes"] as? [[String: Any]]
+    #expect(
+      kinds?.first?["pattern"] as? String == "missing key 'total' in the cart response at offset #")
+    let charge = rows["charge-card"]?["errorTest"] as? [String: Any]
+    #expect((charge?["holm"] as? Double ?? 1) < 0.05)
+    for handler in ["validate-cart", "submit-order", "validate-promo", "fetch-shipping-quote"] {
+      let test = rows[handler]?["errorTest"] as? [String: Any]
+      #expect((test?["holm"] as? Double ?? 0) >= 0.05, "\(handler)")
+    }
+  }
+}
