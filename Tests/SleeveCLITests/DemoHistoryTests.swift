@@ -59,4 +59,26 @@ struct DemoHistoryTests {
       #expect((test?["holm"] as? Double ?? 0) >= 0.05, "\(handler)")
     }
   }
+
+  @Test(
+    "check --baseline rolls the branch back (exit 1) for the error regression and the new failure type"
+  )
+  func checkRollsBack() async throws {
+    let recorded = await Self.record()
+    let result = await CLIRunner.run([
+      "check", "--db", recorded.path, "--baseline", "branch=main", "--format", "json",
+    ])
+    #expect(result.exit == 1, "\(result.out)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    let checks = try #require(object["baseline"] as? [[String: Any]])
+    let breaches = Set(
+      checks.filter { $0["verdict"] as? String == "breach" }.compactMap { check in
+        (check["subject"] as? String).map { "\($0) \(check["metric"] as? String ?? "")" }
+      })
+    #expect(breaches.contains("checkout.pay/charge-card errorRateVersusBaseline"))
+    #expect(breaches.contains("checkout.gift-wrap/update-total newFailureTypes"))
+    let flags = try #require(object["flags"] as? [[String: Any]])
+    #expect(flags.allSatisfy { $0["decision"] as? String == "promote" })
+  }
 }

@@ -36,12 +36,16 @@ public struct SyntheticHistory {
     public let errorRate: Double
     /// How it changes in the candidate.
     public let change: Change
+    /// The candidate runs (0, 1, …) the change shows in; `nil`: all of them.
+    public let changedRuns: Set<Int>?
 
     /// A handler.
     public init(
       _ name: String, control: String = "CheckoutView", perSession: Int = 200,
-      medianNanoseconds: Int64 = 2_000_000, errorRate: Double = 0.01, change: Change = .none
+      medianNanoseconds: Int64 = 2_000_000, errorRate: Double = 0.01, change: Change = .none,
+      changedRuns: Set<Int>? = nil
     ) {
+      self.changedRuns = changedRuns
       self.name = name
       self.control = control
       self.perSession = perSession
@@ -53,29 +57,32 @@ public struct SyntheticHistory {
 
   /// The database.
   public let fixture: FixtureDatabase
-  /// The candidate's session id.
+  /// The (last) candidate's session id.
   public let candidate: Int64
   /// The seed.
   public let seed: UInt64
 
   /// Records the history: session ids 1…`baselineRuns` on main, then the candidate.
   public init(
-    seed: UInt64, baselineRuns: Int = 10, handlers: [Handler], testID: String? = nil
+    seed: UInt64, baselineRuns: Int = 10, candidateRuns: Int = 1, handlers: [Handler],
+    testID: String? = nil
   ) throws {
     self.seed = seed
     var random = SeededGenerator(seed: seed)
     fixture = try FixtureDatabase()
-    candidate = Int64(baselineRuns + 1)
+    candidate = Int64(baselineRuns + candidateRuns)
     for id in 1...candidate {
-      let isCandidate = id == candidate
+      let run = Int(id) - baselineRuns - 1
+      let inCandidate = run >= 0
       try fixture.session(
-        id, name: isCandidate ? "candidate" : "main run", startedSeconds: 1_700_000_000 + id * 60)
+        id, name: inCandidate ? "candidate" : "main run", startedSeconds: 1_700_000_000 + id * 60)
       try fixture.context(
-        session: id, commit: isCandidate ? "feedface0001" : "c0\(String((id + 1) / 2))aaaa",
-        branch: isCandidate ? "feature" : "main", testID: testID)
+        session: id, commit: inCandidate ? "feedface000\(run)" : "c0\(String((id + 1) / 2))aaaa",
+        branch: inCandidate ? "feature" : "main", testID: testID)
       for (index, handler) in handlers.enumerated() {
-        if isCandidate && handler.change == .gone { continue }
-        if !isCandidate && handler.change == .new { continue }
+        let isCandidate = inCandidate && (handler.changedRuns?.contains(run) ?? true)
+        if inCandidate && handler.change == .gone { continue }
+        if !inCandidate && handler.change == .new { continue }
         let number = Int64(index + 1)
         try fixture.handler(
           session: id, number: number, name: handler.name, control: handler.control,

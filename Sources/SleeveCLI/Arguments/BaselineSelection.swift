@@ -63,6 +63,36 @@ enum BaselineSelection {
     return filter
   }
 
+  /// `--failure-limit`: in how many candidate sessions a regression must be found.
+  static let failureLimit = OptionSpec(
+    "failure-limit", value: "k",
+    help: "Roll back only for a regression found in k of the candidate sessions (default: 1).")
+
+  /// The judging options given (`--min-samples`, `--min-error-change`, …) over the defaults.
+  static func options(_ arguments: ParsedArguments, context: CommandContext) throws
+    -> DiffOptions
+  {
+    var options = DiffOptions()
+    if let value = try context.value(
+      "min-samples", in: arguments,
+      { text throws(ValueError) in
+        try ValueParsers.count(text, minimum: 1)
+      })
+    {
+      options.minSamples = value
+    }
+    if let value = try context.value("min-error-change", in: arguments, ValueParsers.rate) {
+      options.minErrorChange = value
+    }
+    if let value = try context.value("min-latency-change", in: arguments, ValueParsers.duration) {
+      options.minLatencyChangeNanoseconds = value
+    }
+    if let value = try context.value("min-relative-change", in: arguments, ValueParsers.rate) {
+      options.minRelativeChange = value
+    }
+    return options
+  }
+
   /// The two sides' filters, the shared filter and the judging options.
   static func resolve(_ arguments: ParsedArguments, context: CommandContext) throws -> (
     baseline: QueryFilter, candidate: QueryFilter, shared: QueryFilter, options: DiffOptions
@@ -84,24 +114,7 @@ enum BaselineSelection {
         last.session = .last
         return last
       }()
-    var options = DiffOptions()
-    if let value = try context.value(
-      "min-samples", in: arguments,
-      { text throws(ValueError) in
-        try ValueParsers.count(text, minimum: 1)
-      })
-    {
-      options.minSamples = value
-    }
-    if let value = try context.value("min-error-change", in: arguments, ValueParsers.rate) {
-      options.minErrorChange = value
-    }
-    if let value = try context.value("min-latency-change", in: arguments, ValueParsers.duration) {
-      options.minLatencyChangeNanoseconds = value
-    }
-    if let value = try context.value("min-relative-change", in: arguments, ValueParsers.rate) {
-      options.minRelativeChange = value
-    }
+    let options = try options(arguments, context: context)
     return (baseline, candidate, shared, options)
   }
 

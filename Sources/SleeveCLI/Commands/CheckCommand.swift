@@ -14,6 +14,11 @@ enum CheckCommand: Command {
       else the flag's, else 30; at least 100 for a p99) is insufficient whatever its value:
       the gate then holds (exit 2) unless a check with enough samples fails (exit 1).
       --apply records a rollback for every flag whose verdict is rollback.
+      --baseline judges the selected sessions against a baseline too (as 'sleeve diff'
+      does), per handler: error rate, latency and new failure types. Each candidate
+      session is judged on its own, and a regression rolls back only when it is found in
+      --failure-limit of them (default 1); found in fewer, the gate holds. Handlers with
+      no baseline, or none in the candidate, are advisory: listed, not counted.
       """,
     options: SharedOptions.common + SharedOptions.filters + [
       OptionSpec(
@@ -21,7 +26,8 @@ enum CheckCommand: Command {
       OptionSpec("max-p99", value: "duration", help: "Highest acceptable p99 (e.g. 50ms)."),
       OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict."),
       OptionSpec("apply", help: "Record a rollback for each flag whose verdict is rollback."),
-    ])
+      BaselineSelection.baseline, BaselineSelection.failureLimit, BaselineSelection.allowOverlap,
+    ] + BaselineSelection.judging.filter { $0.name != "min-samples" })
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context)
@@ -31,12 +37,40 @@ enum CheckCommand: Command {
       minSamples: try context.value("min-samples", in: arguments) { text throws(ValueError) in
         try ValueParsers.count(text, minimum: 1)
       })
+    let baselineText = arguments["baseline"]
+    let failureLimit =
+      try context.value("failure-limit", in: arguments) { text throws(ValueError) in
+        try ValueParsers.count(text, minimum: 1, maximum: SessionTerms.maximumLast)
+      } ?? 1
+    if baselineText == nil {
+      for name in ["failure-limit", "allow-overlap"]
+        + BaselineSelection.judging.map(\.name).filter({ $0 != "min-samples" })
+      where arguments[name] != nil || arguments.has(name) {
+        throw UsageError("--\(name) applies to --baseline; give --baseline too", command: spec.name)
+      }
+    }
+    var handlersOnly = QueryFilter()
+    handlersOnly.control = filter.control
+    handlersOnly.handler = filter.handler
+    handlersOnly.flag = filter.flag
+    let baselineFilter = try context.value("baseline", in: arguments) {
+      text throws(ValueError) in try BaselineSelection.parse(text, on: handlersOnly)
+    }
+    let options = try BaselineSelection.options(arguments, context: context)
     let database = try context.openDatabase()
     let (sessions, result) = try database.snapshot {
       try database.verifyIntegrity()
       let sessions = try database.sessions(matching: filter)
       try context.noteUnmatchedFilters(filter, in: database)
-      return (sessions, try database.gate(matching: filter, thresholds: thresholds))
+      var result = try database.gate(matching: filter, thresholds: thresholds)
+      if let baselineFilter {
+        let sides = try BaselineSelection.sessions(
+          baseline: baselineFilter, candidate: filter, in: database, arguments: arguments,
+          context: context)
+        result.baseline = try baselineChecks(
+          sides, filter: filter, options: options, failureLimit: failureLimit, in: database)
+      }
+      return (sessions, result)
     }
     let decision = result.decision
     let exit = try exitCode(for: decision)
@@ -45,9 +79,10 @@ enum CheckCommand: Command {
       ("sessions", .array(sessions.map { .int($0.id) })),
       ("flags", .array(result.flags.map(VerdictJSON.flag))),
       ("checks", .array(result.global.map(VerdictJSON.check))),
+      ("baseline", .array(result.baseline.map(VerdictJSON.check))),
     ])
     context.print(
-      table: VerdictTable.table(result.checks), json: json,
+      table: VerdictTable.table(result.checks, detail: baselineText != nil), json: json,
       header: "\(SharedOptions.sessionsLine(sessions)). Decision: \(decision.rawValue) "
         + "(exit \(exit.rawValue)).")
     if arguments.has("apply") {
@@ -68,6 +103,28 @@ enum CheckCommand: Command {
         "Nothing to check: no flag in the selected sessions has thresholds or a flag-off "
           + "cohort; pass --max-error-rate or --max-p99", command: spec.name)
     }
+  }
+
+  /// The checks against the baseline: the candidate sessions pooled for the numbers, and
+  /// each alone (when there are several) for how often a regression reproduces.
+  private static func baselineChecks(
+    _ sides: (baseline: [SessionSummary], candidate: [SessionSummary]), filter: QueryFilter,
+    options: DiffOptions, failureLimit: Int, in database: QueryDatabase
+  ) throws -> [GateCheck] {
+    let pooled = try database.diff(
+      baseline: sides.baseline, candidate: sides.candidate, filter: filter, by: .handler,
+      options: options)
+    let perSession =
+      sides.candidate.count == 1
+      ? []
+      : try sides.candidate.map { session in
+        try database.diff(
+          baseline: sides.baseline, candidate: [session], filter: filter, by: .handler,
+          options: options)
+      }
+    return BaselineGate.checks(
+      pooled: pooled, perSession: perSession, failureLimit: failureLimit,
+      quarantined: { _ in nil })
   }
 
   /// Records a rollback, with the failing checks as the reason, for each flag to roll back.

@@ -75,6 +75,8 @@ final class CheckoutDemo {
     /// Whether updating the total meets a cart response without its total (a failure type
     /// the history never had).
     var missingTotal = false
+    /// Orders the new checkout flow (flag new-checkout on) rejects, per hundred.
+    var newCheckoutRejectsPerHundred: UInt64 = 6
     /// Whether the flag new-checkout is rolled back halfway.
     var rollsBackFlag = true
     /// The simulation's seed.
@@ -130,7 +132,7 @@ final class CheckoutDemo {
       }
     ) { _ in
       simulation.work(4)
-      if simulation.next(100) < 6 { throw OrderRejected() }
+      if simulation.next(100) < run.newCheckoutRejectsPerHundred { throw OrderRejected() }
     }
     if let analytics {
       pay.on(.primaryActionTriggered, id: "track-purchase", owner: analytics) { analytics, _ in

@@ -47,6 +47,7 @@ enum DemoHistory {
     var run = CheckoutDemo.Run()
     run.name = "CheckoutTests"
     run.rollsBackFlag = false
+    run.newCheckoutRejectsPerHundred = 0  // the flag's own rollout is the plain demo's story
     run.context = RunContext(
       ciSystem: .githubActions, commit: commit, branch: branch, pullRequest: pullRequest,
       pipeline: String(pipeline), attempt: String(attempt), job: "test",

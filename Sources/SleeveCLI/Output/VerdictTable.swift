@@ -2,23 +2,25 @@ import SleeveQuery
 
 /// How checks and verdicts read in tables and JSON (shared by `check` and `report`).
 enum VerdictTable {
-  /// One row per check: what, value, threshold, n, floor, p-value, verdict, method.
-  static func table(_ checks: [GateCheck]) -> Table {
+  /// One row per check: what, value, threshold, n, floor, p-value, verdict, method; with
+  /// `detail`, a last column saying why (what a check against a baseline found).
+  static func table(_ checks: [GateCheck], detail: Bool = false) -> Table {
     var table = Table(
       columns: [
         "check", "metric", "value", "threshold", "n", "min samples", "p-value", "verdict",
         "method",
-      ], numeric: [2, 3, 4, 5, 6], freeText: [8])
+      ] + (detail ? ["detail"] : []), numeric: [2, 3, 4, 5, 6], freeText: detail ? [8, 9] : [8])
     for check in checks {
-      table.rows.append([
-        Table.Cell(check.subject), Table.Cell(check.metric.rawValue),
-        Table.Cell(value(check), raw: Formatting.raw(check.value)),
-        Table.Cell(threshold(check), raw: Formatting.raw(check.threshold)),
-        Table.Cell(String(check.n)), Table.Cell(String(check.minSamples)),
-        Table.Cell(pValue(check.pValue), raw: Formatting.raw(check.pValue)),
-        Table.Cell(check.verdict.rawValue, tone: Tone.ofVerdict(check.verdict.rawValue)),
-        Table.Cell(check.method),
-      ])
+      table.rows.append(
+        [
+          Table.Cell(check.subject), Table.Cell(check.metric.rawValue),
+          Table.Cell(value(check), raw: Formatting.raw(check.value)),
+          Table.Cell(threshold(check), raw: Formatting.raw(check.threshold)),
+          Table.Cell(String(check.n)), Table.Cell(String(check.minSamples)),
+          Table.Cell(pValue(check.pValue), raw: Formatting.raw(check.pValue)),
+          Table.Cell(check.verdict.rawValue, tone: Tone.ofVerdict(check.verdict.rawValue)),
+          Table.Cell(check.method),
+        ] + (detail ? [Table.Cell(check.detail ?? "")] : []))
     }
     return table
   }
@@ -32,16 +34,20 @@ enum VerdictTable {
   /// The check's value as people read it.
   static func value(_ check: GateCheck) -> String {
     switch check.metric {
-    case .p99, .latencyVersusOff: Formatting.duration(check.value)
-    case .errorRate, .errorRateVersusOff: Formatting.percent(check.value)
+    case .p99, .latencyVersusOff, .latencyVersusBaseline: Formatting.duration(check.value)
+    case .errorRate, .errorRateVersusOff, .errorRateVersusBaseline:
+      Formatting.percent(check.value)
+    case .newFailureTypes: check.value.map { Formatting.raw($0) } ?? "-"
     }
   }
 
   /// The check's threshold as people read it.
   static func threshold(_ check: GateCheck) -> String {
     switch check.metric {
-    case .p99, .latencyVersusOff: Formatting.duration(check.threshold)
-    case .errorRate, .errorRateVersusOff: Formatting.percent(check.threshold)
+    case .p99, .latencyVersusOff, .latencyVersusBaseline: Formatting.duration(check.threshold)
+    case .errorRate, .errorRateVersusOff, .errorRateVersusBaseline:
+      Formatting.percent(check.threshold)
+    case .newFailureTypes: "0"
     }
   }
 }
@@ -55,6 +61,7 @@ enum VerdictJSON {
       ("n", .integer(check.n)), ("minSamples", .integer(check.minSamples)),
       ("pValue", .number(check.pValue)), ("verdict", .string(check.verdict.rawValue)),
       ("method", .string(check.method)), ("detail", .text(check.detail)),
+      ("site", .text(check.site)),
     ])
   }
 

@@ -19,6 +19,16 @@ public struct DiffRow: Sendable {
     case insufficient
   }
 
+  /// What made a row `regressed`.
+  public enum Cause: String, CaseIterable, Sendable {
+    /// Significantly more errors, by at least the minimum change.
+    case errorRate
+    /// Significantly slower, by at least the minimum change.
+    case latency
+    /// A failure type the baseline never had.
+    case newFailureType
+  }
+
   /// One side's numbers.
   public struct Side: Sendable {
     /// Invocations that ran (ok + failed).
@@ -75,6 +85,11 @@ public struct DiffRow: Sendable {
   public let strata: Int?
   /// The verdict.
   public let verdict: Verdict
+  /// What made it `regressed` (empty for any other verdict).
+  public let causes: [Cause]
+  /// The smallest latency shift that counted for this row, nanoseconds: the larger of the
+  /// absolute minimum and the relative one times the baseline's median.
+  public let minimumShift: Double
   /// Why, in a few plain sentences (the change, its p-value, the rule that decided).
   public let reasons: [String]
 }

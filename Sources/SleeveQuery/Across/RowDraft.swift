@@ -25,9 +25,8 @@ struct RowDraft {
   /// BH q of the error [0] and latency [1] improvement tests.
   var betterQ: [Int: Double] = [:]
 
-  /// Whether the row's tests can decide its verdict (both sides ran it, with enough samples,
-  /// and no new failure kind already decided it).
-  var judgeable: Bool { !isNewOrGone && !isInsufficient && newKinds.isEmpty }
+  /// Whether the row's tests can decide its verdict (both sides ran it, with enough samples).
+  var judgeable: Bool { !isNewOrGone && !isInsufficient }
   var isNewOrGone: Bool { baseline.n == 0 || candidate.n == 0 }
   var isInsufficient: Bool {
     baseline.n < options.minSamples || candidate.n < options.minSamples
@@ -123,6 +122,7 @@ struct RowDraft {
     let baselineMedian = before.percentiles.first?.nanoseconds
     var reasons: [String] = []
     let verdict: DiffRow.Verdict
+    var causes: [DiffRow.Cause] = []
     let kinds = newKinds
     let errorLarge =
       errorChange.map { change in
@@ -156,10 +156,19 @@ struct RowDraft {
       reasons.append("no candidate session ran it")
     } else if !kinds.isEmpty {
       verdict = .regressed
+      causes = [.newFailureType]
       reasons.append(
         "new failure type: "
           + kinds.map { "\($0.kind.display) (\($0.count)×)" }.joined(separator: ", ")
           + "; the baseline never failed this way")
+      if errorRegressed {
+        causes.append(.errorRate)
+        reasons.append("more errors, significant after Holm's adjustment")
+      }
+      if latencyRegressed {
+        causes.append(.latency)
+        reasons.append("slower, significant after Holm's adjustment")
+      }
     } else if isInsufficient {
       verdict = .insufficient
       reasons.append(
@@ -167,6 +176,8 @@ struct RowDraft {
           + "candidate \(candidate.n))")
     } else if errorRegressed || latencyRegressed {
       verdict = .regressed
+      if errorRegressed { causes.append(.errorRate) }
+      if latencyRegressed { causes.append(.latency) }
       if errorRegressed { reasons.append("more errors, significant after Holm's adjustment") }
       if latencyRegressed { reasons.append("slower, significant after Holm's adjustment") }
     } else if errorImproved || latencyImproved {
@@ -215,6 +226,10 @@ struct RowDraft {
           method: $0.method + ", Hodges-Lehmann shift")
       },
       newFailureKinds: kinds, detectable: detectable, strata: strata?.count, verdict: verdict,
+      causes: causes,
+      minimumShift: max(
+        Double(options.minLatencyChangeNanoseconds),
+        options.minRelativeChange * (baselineMedian ?? 0)),
       reasons: reasons)
   }
 

@@ -6,8 +6,12 @@ public struct GateCheck: Equatable, Sendable {
     case pass
     /// Enough samples, past the threshold.
     case breach
-    /// Fewer samples than the floor: no verdict, whatever the value.
+    /// Fewer samples than the floor: no verdict, whatever the value (or, against a baseline,
+    /// a regression that has not reproduced in enough candidate sessions).
     case insufficient
+    /// Not counted, and `detail` says why: a quarantined or flaky handler, a handler with no
+    /// baseline, or one the candidate never ran. It never moves the decision.
+    case advisory
   }
 
   /// What is measured.
@@ -21,6 +25,14 @@ public struct GateCheck: Equatable, Sendable {
     /// The flag-on durations against the flag-off ones (value: the Hodges-Lehmann shift in
     /// nanoseconds, threshold: the smallest shift that counts, 5% of the flag-off median).
     case latencyVersusOff
+    /// The candidate's error rate against its baseline's (value: candidate, threshold:
+    /// baseline; `sleeve check --baseline`).
+    case errorRateVersusBaseline
+    /// The candidate's durations against its baseline's (value: the Hodges-Lehmann shift in
+    /// nanoseconds, threshold: the smallest shift that counts).
+    case latencyVersusBaseline
+    /// Failures of a type the baseline never had (value: how many, threshold: 0).
+    case newFailureTypes
   }
 
   /// What the check covers, e.g. `flag new-checkout (on)` or `all handlers`.
@@ -41,6 +53,10 @@ public struct GateCheck: Equatable, Sendable {
   public let pValue: Double?
   /// What else a reader needs (e.g. the two cohorts' medians), if anything.
   public let detail: String?
+  /// The test's own method, for a check against a baseline (pooled or test by test).
+  public var methodDetail: String?
+  /// Where the handler was registered (`File.swift:42`), for a check of one handler.
+  public var site: String?
 
   /// How the value was computed.
   public var method: String {
@@ -52,6 +68,12 @@ public struct GateCheck: Equatable, Sendable {
     case .latencyVersusOff:
       MannWhitneyTest.method + ", Hodges-Lehmann shift; flag-on slower when p < "
         + "\(GateCheck.significance) and the shift exceeds the threshold"
+    case .errorRateVersusBaseline, .latencyVersusBaseline:
+      (methodDetail ?? "") + "; regressed when Holm's p < \(GateCheck.significance) and the "
+        + "change is at least the minimum"
+    case .newFailureTypes:
+      "error type and message pattern (numbers and ids taken out) absent from every baseline "
+        + "session"
     }
   }
 
@@ -107,10 +129,13 @@ public enum RolloutDecision: String, Equatable, Sendable {
 
   /// The decision for a set of checks, the one home of it for a flag, `check` and `report`:
   /// `nothingToCheck` for no checks, else `rollback` when any check with enough samples
-  /// breaches, else `hold` when any check lacks samples, else `promote`.
+  /// breaches, else `hold` when any check lacks samples, else `promote`. Advisory checks never
+  /// move it: only advisory checks is `promote` (nothing that counts failed).
   public init(_ checks: [GateCheck]) {
     if checks.isEmpty {
       self = .nothingToCheck
+    } else if checks.allSatisfy({ $0.verdict == .advisory }) {
+      self = .promote
     } else if checks.contains(where: { $0.verdict == .breach }) {
       self = .rollback
     } else if checks.contains(where: { $0.verdict == .insufficient }) {
@@ -127,9 +152,11 @@ public struct GateResult: Equatable, Sendable {
   public let flags: [FlagVerdict]
   /// The checks of the command line's thresholds over every selected outcome.
   public let global: [GateCheck]
+  /// The checks against a baseline (`check --baseline`), one set per handler.
+  public var baseline: [GateCheck] = []
 
-  /// Every check, flags first.
-  public var checks: [GateCheck] { flags.flatMap(\.checks) + global }
+  /// Every check: flags, thresholds, then against the baseline.
+  public var checks: [GateCheck] { flags.flatMap(\.checks) + global + baseline }
 
   /// The overall decision, with the same precedence as each flag's.
   public var decision: RolloutDecision { RolloutDecision(checks) }
