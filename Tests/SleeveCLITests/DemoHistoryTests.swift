@@ -39,6 +39,16 @@ struct DemoHistoryTests {
     #expect(sessions.last?.context.pullRequest == "42")
     #expect(sessions.allSatisfy { $0.context.testID == "CheckoutTests/checkoutSubmits()" })
     #expect(sessions.allSatisfy { $0.context.testResult == "passed" })
+    let table = await CLIRunner.run([
+      "sessions", "--db", recorded.path, "--branch", "main", "--last", "2", "--wide",
+    ])
+    let lines = table.out.split(separator: "\n")
+    #expect(lines.first?.hasSuffix("branch  commit        test") == true, "\(table.out)")
+    #expect(lines.count == 3)
+    #expect(lines.last?.hasSuffix("main    e1f2a3b4c5d6  CheckoutTests/checkoutSubmits()") == true)
+    let json = await CLIRunner.run(["sessions", "--db", recorded.path, "--format", "json"])
+    #expect(json.out.contains("\"branch\": \"feature/faster-checkout\""))
+    #expect(json.out.contains("\"testTags\": [\n          \"checkout\"\n        ]"))
   }
 
   // Failures are seeded, so error verdicts are the same on every machine; durations are

@@ -6,32 +6,46 @@ enum SessionsCommand: Command {
     name: "sessions", abstract: "List recorded sessions with their status and counts.",
     discussion: "Lists every session unless --session narrows it (default here: all).",
     options: SharedOptions.common + [session]
-      + SharedOptions.filters.filter { ["name", "since"].contains($0.name) })
+      + SharedOptions.filters.filter {
+        ["name", "since", "commit", "branch", "test", "tag", "last"].contains($0.name)
+      })
 
   /// `--session`, whose default here is `all` (the shared option's help says `last`).
   static let session = OptionSpec(
     "session", value: "session", help: "all (default), last, a session id or a UUID.")
 
+  /// The first 12 scalars of a commit id, as `git log --oneline` shortens them.
+  static func shortCommit(_ commit: String) -> String {
+    String(String.UnicodeScalarView(commit.unicodeScalars.prefix(12)))
+  }
+
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     let database = try context.openDatabase()
     let sessions = try database.sessions(matching: filter)
+    // Where sessions ran is shown when any of them knows it (files from before 0003, and
+    // sessions recorded outside CI, keep the table as it was).
+    let contextColumns: [(String, (SessionContext) -> String?)] = [
+      ("branch", \.branch), ("commit", { $0.commit.map(Self.shortCommit) }), ("test", \.test),
+    ].filter { _, field in sessions.contains { field($0.context) != nil } }
     var table = Table(
       columns: [
         "id", "name", "uuid", "started", "duration", "status", "fires", "outcomes", "dropped",
         "failed",
-      ], numeric: [0, 4, 6, 7, 8, 9], freeText: [2])
+      ] + contextColumns.map(\.0), numeric: [0, 4, 6, 7, 8, 9],
+      freeText: Set([2] + (contextColumns.isEmpty ? [] : [10 + contextColumns.count - 1])))
     for session in sessions {
-      table.rows.append([
-        Table.Cell(String(session.id)), Table.Cell(session.name), Table.Cell(session.uuid),
-        Table.Cell(Formatting.timestamp(unixNanoseconds: session.startedUnixNanoseconds)),
-        Table.Cell(
-          Formatting.fixed(session.durationSeconds, digits: 1) + " s",
-          raw: Formatting.raw(session.durationSeconds)),
-        Table.Cell(session.status), Table.Cell(String(session.fires)),
-        Table.Cell(String(session.outcomes)), Table.Cell(String(session.droppedEvents)),
-        Table.Cell(String(session.failedEvents)),
-      ])
+      table.rows.append(
+        [
+          Table.Cell(String(session.id)), Table.Cell(session.name), Table.Cell(session.uuid),
+          Table.Cell(Formatting.timestamp(unixNanoseconds: session.startedUnixNanoseconds)),
+          Table.Cell(
+            Formatting.fixed(session.durationSeconds, digits: 1) + " s",
+            raw: Formatting.raw(session.durationSeconds)),
+          Table.Cell(session.status), Table.Cell(String(session.fires)),
+          Table.Cell(String(session.outcomes)), Table.Cell(String(session.droppedEvents)),
+          Table.Cell(String(session.failedEvents)),
+        ] + contextColumns.map { _, field in Table.Cell(field(session.context) ?? "-") })
     }
     let json = JSONValue.object([
       (
@@ -57,6 +71,13 @@ enum SessionsCommand: Command {
               ("runtime", .text(session.metadata["runtime"])),
               ("sleeveVersion", .text(session.metadata["sleeveVersion"])),
               ("sqliteVersion", .text(session.metadata["sqliteVersion"])),
+              (
+                "context",
+                .object(
+                  session.context.knownFields.map { ($0.name, .string($0.value)) }
+                    + (session.context.testTags.isEmpty
+                      ? [] : [("testTags", .array(session.context.testTags.map { .string($0) }))]))
+              ),
             ])
           })
       )
