@@ -91,4 +91,24 @@ struct DemoHistoryTests {
     let flags = try #require(object["flags"] as? [[String: Any]])
     #expect(flags.allSatisfy { $0["decision"] as? String == "promote" })
   }
+
+  @Test("the HTML report's trend charts each handler per session, the baseline's sessions marked")
+  func trendSection() async throws {
+    let recorded = await Self.record()
+    let result = await CLIRunner.run([
+      "report", "--db", recorded.path, "--session", "all", "--baseline", "branch=main",
+      "--format", "html",
+    ])
+    #expect(result.exit == 0, "\(result.error)")
+    let trend = try #require(result.out.range(of: "<h2>Trend</h2>"))
+    let figures = result.out[trend.upperBound...].components(separatedBy: "<figure>").dropFirst()
+    #expect(figures.count == 8, "one chart per handler")
+    let charge = try #require(figures.first { $0.contains("checkout.pay/charge-card: error rate") })
+    #expect(charge.components(separatedBy: "class=\"baseline\"").count - 1 == 8)
+    #expect(charge.components(separatedBy: "class=\"candidate\"").count - 1 == 1)
+    #expect(charge.contains("<title>session 9: n "))
+    // One session: no trend to draw.
+    let one = await CLIRunner.run(["report", "--db", recorded.path, "--format", "html"])
+    #expect(!one.out.contains("<h2>Trend</h2>"))
+  }
 }

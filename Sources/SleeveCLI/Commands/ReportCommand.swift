@@ -9,13 +9,17 @@ enum ReportCommand: Command {
     discussion: """
       Markdown (default) fits a PR comment or CI summary; JSON has stable keys; HTML is one
       self-contained page with charts (latency distribution per cohort, error rate per handler,
-      flag timelines).
+      flag timelines), and over two sessions or more a trend per handler (error rate and p99
+      per session, the sessions of --baseline marked).
       """,
     options: [
       SharedOptions.db,
       OptionSpec("format", value: "format", help: "markdown (default), json or html."),
     ] + SharedOptions.filters + [
       OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict."),
+      OptionSpec(
+        "baseline", value: "selection",
+        help: "Sessions to mark as baseline in the HTML trend (e.g. 'branch=main')."),
       OptionSpec("out", value: "file", help: "Write the report to a file instead of stdout."),
     ])
 
@@ -35,17 +39,31 @@ enum ReportCommand: Command {
     let minSamples = try context.value("min-samples", in: arguments) { text throws(ValueError) in
       try ValueParsers.count(text, minimum: 1)
     }
+    var handlersOnly = QueryFilter()
+    (handlersOnly.control, handlersOnly.handler, handlersOnly.flag) =
+      (filter.control, filter.handler, filter.flag)
+    let baseline = try context.value("baseline", in: arguments) { text throws(ValueError) in
+      try BaselineSelection.parse(text, on: handlersOnly)
+    }
     let database = try context.openDatabase()
-    let report = try database.snapshot {
+    let (report, trends): (RolloutReport, [HandlerTrend]) = try database.snapshot {
       try database.verifyIntegrity()
       try context.noteUnmatchedFilters(filter, in: database)
-      return try database.rolloutReport(matching: filter, minSamples: minSamples)
+      let report = try database.rolloutReport(matching: filter, minSamples: minSamples)
+      guard format == .html, report.sessions.count > 1 else { return (report, []) }
+      let marked = try baseline.map {
+        Set(try database.sessions(of: .baseline, matching: $0).map(\.id))
+      }
+      return (
+        report,
+        try database.trends(of: report.sessions, filter: filter, baseline: marked ?? [])
+      )
     }
     let text =
       switch format {
       case .markdown: MarkdownReport.render(report)
       case .json: JSONReport.render(report).text + "\n"
-      case .html: HTMLReport.render(report)
+      case .html: HTMLReport.render(report, trends: trends)
       }
     if let out = arguments["out"] {
       let file = try OutputFile(path: out, protecting: [context.databasePath])

@@ -2,7 +2,12 @@ import SleeveQuery
 
 /// The rollout report as one self-contained HTML page: inline CSS and SVG charts, no scripts.
 enum HTMLReport {
-  static func render(_ report: RolloutReport) -> String {
+  /// The most handlers the trend section charts.
+  static let maximumTrends = 12
+
+  /// The page; `trends` (most invoked handler first) adds a trend section when the report
+  /// covers two sessions or more.
+  static func render(_ report: RolloutReport, trends: [HandlerTrend] = []) -> String {
     var body = "<h1>Rollout report</h1>"
     body +=
       "<p class=\"decision \(report.decision.rawValue)\">Decision: <strong>"
@@ -35,6 +40,17 @@ enum HTMLReport {
     }
     body += "<h2>Handlers</h2>" + table(ReportText.handlerTable(report.handlers))
     body += "<figure>" + SVGCharts.errorRates(report.handlers) + "</figure>"
+    if report.sessions.count > 1 && !trends.isEmpty {
+      body += "<h2>Trend</h2><p class=\"note\">Per handler, error rate (bars) and p99 (line) "
+      body += "in each selected session, oldest first; baseline sessions in grey."
+      if trends.count > maximumTrends {
+        body += " The \(maximumTrends) most invoked of \(trends.count) handlers."
+      }
+      body += "</p>"
+      for trend in trends.prefix(maximumTrends) {
+        body += "<figure>" + SVGCharts.trend(trend) + "</figure>"
+      }
+    }
     body += "<p class=\"note\">\(e(ReportText.methods))</p>"
     return """
       <!DOCTYPE html>

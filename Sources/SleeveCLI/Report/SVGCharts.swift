@@ -118,7 +118,7 @@ enum SVGCharts {
     return svg + "</svg>"
   }
 
-  private static func open(title: String, height: Double = height) -> String {
+  static func open(title: String, height: Double = height) -> String {
     "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(fixed(width)) \(fixed(height))\" "
       + "width=\"\(fixed(width))\" height=\"\(fixed(height))\" role=\"img\" "
       + "aria-label=\"\(MarkupText.escaped(title))\"><title>\(MarkupText.escaped(title))</title>"
@@ -126,7 +126,7 @@ enum SVGCharts {
       + MarkupText.escaped(title) + "</text>"
   }
 
-  private static func axes(xLabel: String, yLabel: String) -> String {
+  static func axes(xLabel: String, yLabel: String) -> String {
     let left = fixed(margin.left)
     let bottom = fixed(height - margin.bottom)
     return "<line x1=\"\(left)\" y1=\"\(fixed(margin.top))\" x2=\"\(left)\" y2=\"\(bottom)\" "
@@ -137,18 +137,18 @@ enum SVGCharts {
       + "<text x=\"14\" y=\"\(fixed(height / 2))\" font-size=\"11\">\(MarkupText.escaped(yLabel))</text>"
   }
 
-  private static func legend(index: Int, name: String, color: String) -> String {
+  static func legend(index: Int, name: String, color: String) -> String {
     let y = height - margin.bottom - 30 + 16 * Double(index)
     return "<rect x=\"\(fixed(width - 190))\" y=\"\(fixed(y - 9))\" width=\"10\" height=\"10\" "
       + "fill=\"\(color)\"/><text x=\"\(fixed(width - 175))\" y=\"\(fixed(y))\" font-size=\"11\">"
       + MarkupText.escaped(name) + "</text>"
   }
 
-  private static func plotX(_ fraction: Double) -> Double {
+  static func plotX(_ fraction: Double) -> Double {
     margin.left + (width - margin.left - margin.right) * fraction
   }
 
-  private static func plotY(_ fraction: Double) -> Double {
+  static func plotY(_ fraction: Double) -> Double {
     height - margin.bottom - (height - margin.top - margin.bottom) * fraction
   }
 

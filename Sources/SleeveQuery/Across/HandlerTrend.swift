@@ -1,0 +1,54 @@
+/// One handler across sessions in time order: its error rate and p99 in each session that ran
+/// it, for the report's trend section.
+public struct HandlerTrend: Sendable {
+  /// One session's numbers.
+  public struct Point: Sendable {
+    /// The session.
+    public let session: Int64
+    /// Whether the session is one of the baseline's.
+    public let isBaseline: Bool
+    /// Invocations that ran.
+    public let n: Int
+    /// failed / n.
+    public let errorRate: Double
+    /// The 99th percentile, nanoseconds.
+    public let p99: Double?
+  }
+
+  /// The handler, as runs are matched (control, handler).
+  public let key: GroupKey
+  /// Its invocations over every session.
+  public let n: Int
+  /// One point per session that ran it, oldest first.
+  public let points: [Point]
+}
+
+extension QueryDatabase {
+  /// Each handler's trend over `sessions` (oldest first), most invoked handler first.
+  ///
+  /// - Parameter baseline: The ids of the sessions to mark as baseline.
+  public func trends(of sessions: [SessionSummary], filter: QueryFilter, baseline: Set<Int64>)
+    throws -> [HandlerTrend]
+  {
+    var points: [GroupKey: [HandlerTrend.Point]] = [:]
+    var order: [GroupKey] = []
+    for session in sessions {
+      for tallies in try tallies(
+        of: [session], filter: filter, by: .handler, collectDurations: true)
+      {
+        for var group in tallies.groups where group.ran > 0 {
+          if points[group.groupKey] == nil { order.append(group.groupKey) }
+          let p99 = Percentile.of(&group.durations, at: [99])?.first
+          points[group.groupKey, default: []].append(
+            HandlerTrend.Point(
+              session: session.id, isBaseline: baseline.contains(session.id), n: group.ran,
+              errorRate: Double(group.failed) / Double(group.ran), p99: p99))
+        }
+      }
+    }
+    return order.map { key in
+      let series = points[key] ?? []
+      return HandlerTrend(key: key, n: series.reduce(0) { $0 + $1.n }, points: series)
+    }.sorted { ($1.n, $0.key.display) < ($0.n, $1.key.display) }
+  }
+}
