@@ -90,6 +90,14 @@ struct GitHubWorkflowCommandsTests {
     #expect(output == CLIRunner.golden("ci-github.txt"))
   }
 
+  @Test("--format github annotations of a report of hostile names match their golden text")
+  func hostileGolden() {
+    let report = CIReportFixtures.report(holding: CIReportFixtures.hostileStrings.joined())
+    let output = GitHubWorkflowCommands.annotations(report)
+    CLIRunner.updateGoldenIfAsked("ci-github-hostile.txt", with: output)
+    #expect(output == CLIRunner.golden("ci-github-hostile.txt"))
+  }
+
   @Test(
     "an injected '\\n::stop-commands::x' (or any hostile text) starts no line but the intended commands",
     arguments: CIReportFixtures.hostileStrings + [
