@@ -96,7 +96,7 @@ let package = Package(
         "SleeveCLI", "SleeveQuery", "SleeveStore", "SleeveRecorder", "SleeveCore",
         "SleeveTestSupport", "sleeve",
       ],
-      exclude: ["Golden"],
+      exclude: ["Golden", "Schemas"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -20,9 +20,13 @@ import SleeveStore
 ///   to a missing file, a directory, a block device or a socket is refused.
 /// - A SQLite database or WAL file, the command's database (or its `-wal`, `-shm`) and any
 ///   of its inputs are never written over.
+/// - Opened for appending (`init(appendingTo:protecting:)`, the GitHub job summary), only a
+///   regular file is written, at its end, never truncated; a missing one is created 0600.
 final class OutputFile {
   /// The path as given.
   let path: String
+  /// The bytes the file held when it was opened for appending; 0 otherwise.
+  let sizeWhenOpened: Int
   private let descriptor: Int32
   private let placement: Placement?
   private var finished = false
@@ -43,6 +47,7 @@ final class OutputFile {
   /// - Throws: `OutputFileError`.
   init(path: String, protecting protected: [String]) throws(OutputFileError) {
     self.path = path
+    sizeWhenOpened = 0
     guard !path.isEmpty else { throw .refused(path: path, reason: "the path is empty") }
     if let database = DatabaseFile.companionDatabase(of: path) {
       throw .refused(path: path, reason: "it belongs to the database '\(database)'")
@@ -70,6 +75,38 @@ final class OutputFile {
     default:
       throw .refused(path: path, reason: "it is not a regular file, a character device or a FIFO")
     }
+  }
+
+  /// Opens `path` to append to it: a regular file (a link to one is followed), or a new file
+  /// created 0600 when nothing is there. Existing bytes are never truncated or rewritten.
+  ///
+  /// A FIFO, device, socket or directory is refused before it is opened, and the opened file is
+  /// checked again (opened without blocking), so one swapped in meanwhile cannot hang the
+  /// command. A link to a missing file, a database's `-wal`, `-shm` or `-journal`, a SQLite file
+  /// and the `protected` files are refused, as for `init(path:protecting:)`.
+  ///
+  /// - Throws: `OutputFileError.refused` for a path that must not be appended to,
+  ///   `.cannotWrite` when it cannot be opened or created.
+  init(appendingTo path: String, protecting protected: [String]) throws(OutputFileError) {
+    self.path = path
+    placement = nil
+    guard !path.isEmpty else { throw .refused(path: path, reason: "the path is empty") }
+    if let database = DatabaseFile.companionDatabase(of: path) {
+      throw .refused(path: path, reason: "it belongs to the database '\(database)'")
+    }
+    let opened = try Self.openForAppending(path, protected: protected, mayCreate: true)
+    var status = stat()
+    guard fstat(opened, &status) == 0 else {
+      let reason = SystemError.text(errno)
+      close(opened)
+      throw .cannotWrite(path: path, reason: reason)
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      close(opened)
+      throw .refused(path: path, reason: Self.notRegularReason(status))
+    }
+    descriptor = opened
+    sizeWhenOpened = Int(clamping: status.st_size)
   }
 
   deinit {
@@ -165,6 +202,55 @@ final class OutputFile {
     if let kind = SQLiteFileKind.of(path) {
       throw .refused(path: path, reason: "it holds a \(kind); Sleeve never writes over one")
     }
+  }
+
+  /// A descriptor appending to the regular file at `path`, or to a new 0600 file created there
+  /// (`O_EXCL`, never through a link); when another process creates it first, the existing
+  /// file is opened instead (once).
+  private static func openForAppending(_ path: String, protected: [String], mayCreate: Bool)
+    throws(OutputFileError) -> Int32
+  {
+    var status = stat()
+    if stat(path, &status) == 0 {
+      guard status.st_mode & S_IFMT == S_IFREG else {
+        throw .refused(path: path, reason: notRegularReason(status))
+      }
+      try refuseOverwriting(path, protected: protected)
+      let opened = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+      guard opened >= 0 else { throw .cannotWrite(path: path, reason: SystemError.text(errno)) }
+      return opened
+    }
+    let error = errno
+    guard error == ENOENT else { throw .cannotWrite(path: path, reason: SystemError.text(error)) }
+    var link = stat()
+    if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+      throw .refused(path: path, reason: "it is a symbolic link to a file that does not exist")
+    }
+    let created = open(
+      path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0o600)
+    guard created >= 0 else {
+      let error = errno
+      if error == EEXIST, mayCreate {
+        return try openForAppending(path, protected: protected, mayCreate: false)
+      }
+      throw .cannotWrite(path: path, reason: SystemError.text(error))
+    }
+    fchmod(created, 0o600)
+    return created
+  }
+
+  /// Why a file that is not regular is not appended to.
+  private static func notRegularReason(_ status: stat) -> String {
+    let kind =
+      switch status.st_mode & S_IFMT {
+      case S_IFIFO: "a FIFO"
+      case S_IFCHR: "a character device"
+      case S_IFBLK: "a block device"
+      case S_IFDIR: "a directory"
+      case S_IFSOCK: "a socket"
+      default: "not a regular file"
+      }
+    return "it is \(kind), and only a regular file is appended to"
   }
 
   /// A character device or FIFO, opened for writing without blocking on a FIFO nobody reads.
