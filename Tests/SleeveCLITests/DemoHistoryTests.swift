@@ -111,4 +111,48 @@ struct DemoHistoryTests {
     let one = await CLIRunner.run(["report", "--db", recorded.path, "--format", "html"])
     #expect(!one.out.contains("<h2>Trend</h2>"))
   }
+
+  @Test(
+    "diff and check in --format junit validate against the schema, one testcase per check",
+    .enabled(if: Proofs.run(when: XMLLint.isInstalled)))
+  func junit() async throws {
+    let recorded = await Self.record()
+    for (command, extra) in [("diff", [String]()), ("check", [])] {
+      let result = await CLIRunner.run(
+        [command, "--db", recorded.path, "--baseline", "branch=main", "--format", "junit"] + extra)
+      let file = recorded.directory.path("\(command).xml")
+      try result.out.write(toFile: file, atomically: true, encoding: .utf8)
+      let validated = try XMLLint.validate(file)
+      #expect(validated.status == 0, "\(command): \(validated.output)")
+      let failures = try XMLLint.xpath("string(/testsuites/@failures)", in: file)
+      #expect((Int(failures) ?? 0) >= 2, "\(command): the regression and the new failure type")
+    }
+    let diffXML = recorded.directory.path("diff.xml")
+    #expect(try XMLLint.xpath("count(//testcase)", in: diffXML) == "8")
+  }
+
+  @Test(
+    "--format github annotates each failed check at its registration site and appends the job summary"
+  )
+  func github() async throws {
+    let recorded = await Self.record()
+    let summary = recorded.directory.path("summary.md")
+    let result = await CLIRunner.run(
+      ["check", "--db", recorded.path, "--baseline", "branch=main", "--format", "github"],
+      environment: ["GITHUB_STEP_SUMMARY": summary])
+    #expect(result.exit == 1)
+    let errors = result.out.split(separator: "\n").filter { $0.hasPrefix("::error ") }
+    #expect(
+      errors.contains {
+        $0.contains("title=sleeve check%3A checkout.pay/charge-card · errorRateVersusBaseline")
+      })
+    // The site is found in the package: Sources/SleeveCLI/Demo/CheckoutDemo.swift, not the
+    // recorded #fileID (SleeveCLI/CheckoutDemo.swift).
+    #expect(
+      errors.allSatisfy {
+        $0.hasPrefix("::error file=Sources/SleeveCLI/Demo/CheckoutDemo.swift,line=")
+      })
+    let written = try String(contentsOfFile: summary, encoding: .utf8)
+    #expect(written.hasPrefix("### sleeve check\n\n**Session 9"))
+  }
 }

@@ -20,16 +20,21 @@ enum CheckCommand: Command {
       --failure-limit of them (default 1); found in fewer, the gate holds. Handlers with
       no baseline, or none in the candidate, are advisory: listed, not counted.
       """,
-    options: SharedOptions.common + SharedOptions.filters + [
-      OptionSpec(
-        "max-error-rate", value: "rate", help: "Highest acceptable error rate (0.02 or 2%)."),
-      OptionSpec("max-p99", value: "duration", help: "Highest acceptable p99 (e.g. 50ms)."),
-      OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict."),
-      OptionSpec("apply", help: "Record a rollback for each flag whose verdict is rollback."),
-      BaselineSelection.baseline, BaselineSelection.failureLimit, BaselineSelection.allowOverlap,
-    ] + BaselineSelection.judging.filter { $0.name != "min-samples" })
+    options: [SharedOptions.db, JudgedFormat.option] + TerminalDisplay.options
+      + SharedOptions.filters + [
+        OptionSpec(
+          "max-error-rate", value: "rate", help: "Highest acceptable error rate (0.02 or 2%)."),
+        OptionSpec("max-p99", value: "duration", help: "Highest acceptable p99 (e.g. 50ms)."),
+        OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict."),
+        OptionSpec("apply", help: "Record a rollback for each flag whose verdict is rollback."),
+        BaselineSelection.baseline, BaselineSelection.failureLimit, BaselineSelection.allowOverlap,
+      ] + BaselineSelection.judging.filter { $0.name != "min-samples" })
+
+  static var usesSharedFormat: Bool { false }
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    var context = context
+    let format = try JudgedFormat.parse(arguments, context: &context)
     let filter = try SharedOptions.filter(arguments, context: context)
     let thresholds = GateThresholds(
       maxErrorRate: try context.value("max-error-rate", in: arguments, ValueParsers.rate),
@@ -81,10 +86,18 @@ enum CheckCommand: Command {
       ("checks", .array(result.global.map(VerdictJSON.check))),
       ("baseline", .array(result.baseline.map(VerdictJSON.check))),
     ])
-    context.print(
-      table: VerdictTable.table(result.checks, detail: baselineText != nil), json: json,
-      header: "\(SharedOptions.sessionsLine(sessions)). Decision: \(decision.rawValue) "
-        + "(exit \(exit.rawValue)).")
+    let table = VerdictTable.table(result.checks, detail: baselineText != nil)
+    let header =
+      "\(SharedOptions.sessionsLine(sessions)). Decision: \(decision.rawValue) "
+      + "(exit \(exit.rawValue))."
+    if let ci = format.ci {
+      let markdown =
+        "### sleeve check\n\n**\(MarkdownText.escaped(header))**\n\n" + table.markdown
+      try ci.emit(
+        CIReport.gate(result.checks, summary: header, markdown: markdown), context: context)
+    } else {
+      context.print(table: table, json: json, header: header)
+    }
     if arguments.has("apply") {
       try apply(result, context: context)
     }

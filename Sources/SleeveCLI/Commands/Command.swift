@@ -20,7 +20,7 @@ extension Command {
 struct CommandContext {
   let console: Console
   let databasePath: String
-  let format: OutputFormat
+  var format: OutputFormat
   let command: CommandSpec
   /// How a table meets the reader (`--color`, `--expanded`, `--wide`, the terminal's width).
   var display = TerminalDisplay.plain

@@ -15,12 +15,17 @@ enum DiffCommand: Command {
       baseline never had is a regression at any rate. Exit 0 whatever the verdicts (gate
       with 'sleeve check --baseline').
       """,
-    options: SharedOptions.common + BaselineSelection.filters + [
-      SharedOptions.by, BaselineSelection.baseline, BaselineSelection.candidate,
-      BaselineSelection.allowOverlap,
-    ] + BaselineSelection.judging)
+    options: [SharedOptions.db, JudgedFormat.option] + TerminalDisplay.options
+      + BaselineSelection.filters + [
+        SharedOptions.by, BaselineSelection.baseline, BaselineSelection.candidate,
+        BaselineSelection.allowOverlap,
+      ] + BaselineSelection.judging)
+
+  static var usesSharedFormat: Bool { false }
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    var context = context
+    let format = try JudgedFormat.parse(arguments, context: &context)
     let sides = try BaselineSelection.resolve(arguments, context: context)
     let grouping = try SharedOptions.grouping(arguments, context: context)
     guard grouping != .session else {
@@ -38,7 +43,9 @@ enum DiffCommand: Command {
         baseline: sessions.baseline, candidate: sessions.candidate, filter: sides.shared,
         by: grouping, options: sides.options)
     }
-    if context.format == .markdown {
+    if let ci = format.ci {
+      try ci.emit(CIReport.diff(diff), context: context)
+    } else if context.format == .markdown {
       context.console.out(DiffTable.markdown(diff, title: "sleeve diff"))
     } else {
       context.print(

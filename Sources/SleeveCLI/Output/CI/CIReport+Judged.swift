@@ -1,0 +1,86 @@
+import SleeveQuery
+
+extension CIReport {
+  /// A diff as CI checks: one per row. Regressed rows fail; insufficient, new and gone rows
+  /// are advisory (not judged, with why); unchanged and improved rows pass.
+  static func diff(_ diff: BaselineDiff) -> CIReport {
+    let checks = diff.rows.map { row in
+      let why = DiffTable.why(row)
+      let outcome: CICheck.Outcome =
+        switch row.verdict {
+        case .regressed: .failed(message: "regressed: " + why)
+        case .insufficient, .new, .gone: .advisory(message: "\(row.verdict.rawValue): " + why)
+        case .unchanged, .improved: .passed
+        }
+      return CICheck(
+        suite: "sleeve diff", className: className(row.key), name: name(row.key),
+        outcome: outcome,
+        evidence: evidence(row, options: diff.options),
+        site: row.site.map { SourceSite(recorded: $0) })
+    }
+    return CIReport(
+      title: "sleeve diff", summary: DiffTable.summary(diff) + ". " + DiffTable.sidesLine(diff),
+      checks: checks, markdownSummary: DiffTable.markdown(diff, title: "sleeve diff"))
+  }
+
+  /// The gate's checks: breaches fail, insufficient and advisory checks are advisory (the
+  /// gate holds on an insufficient one), passes pass.
+  static func gate(_ checks: [GateCheck], summary: String, markdown: String) -> CIReport {
+    CIReport(
+      title: "sleeve check", summary: summary,
+      checks: checks.map { check in
+        let numbers =
+          "\(check.metric.rawValue) \(VerdictTable.value(check)) against "
+          + VerdictTable.threshold(check)
+        let outcome: CICheck.Outcome =
+          switch check.verdict {
+          case .breach: .failed(message: numbers + (check.detail.map { "; " + $0 } ?? ""))
+          case .insufficient:
+            .advisory(message: "insufficient (hold): " + (check.detail ?? numbers))
+          case .advisory: .advisory(message: check.detail ?? "not counted")
+          case .pass: .passed
+          }
+        return CICheck(
+          suite: "sleeve check", className: check.subject, name: check.metric.rawValue,
+          outcome: outcome,
+          evidence: [
+            numbers,
+            "n \(check.n) (at least \(check.minSamples)), p \(VerdictTable.pValue(check.pValue))",
+            check.detail, "method: " + check.method,
+          ].compactMap { $0 }.joined(separator: "\n"),
+          site: check.site.map { SourceSite(recorded: $0) })
+      }, markdownSummary: markdown)
+  }
+
+  private static func className(_ key: GroupKey) -> String {
+    if case .handler(let control, _) = key { return control ?? GroupTally.unknownKey }
+    return "sleeve"
+  }
+
+  private static func name(_ key: GroupKey) -> String {
+    if case .handler(_, let name) = key { return name }
+    return key.display
+  }
+
+  private static func evidence(_ row: DiffRow, options: DiffOptions) -> String {
+    func side(_ name: String, _ side: DiffRow.Side) -> String {
+      "\(name): n \(side.n), errors \(Formatting.percent(side.errorRate)), p50 "
+        + Formatting.duration(side.percentiles.first?.nanoseconds) + ", p99 "
+        + Formatting.duration(side.percentiles.last?.nanoseconds)
+        + ", \(side.sessions) session\(side.sessions == 1 ? "" : "s")"
+    }
+    var lines = [side("baseline", row.baseline), side("candidate", row.candidate)]
+    if let change = row.errorChange {
+      lines.append("error rate change \(Formatting.percent(change))")
+    }
+    if let shift = row.latencyShift { lines.append("latency shift \(Formatting.duration(shift))") }
+    for (name, test) in [("errors", row.errorTest), ("latency", row.latencyTest)] {
+      guard let test else { continue }
+      lines.append(
+        "\(name): p \(VerdictTable.pValue(test.pValue)), Holm \(VerdictTable.pValue(test.holm)), "
+          + "q \(VerdictTable.pValue(test.q))")
+    }
+    lines.append("method: " + DiffTable.method(row, options: options))
+    return lines.joined(separator: "\n")
+  }
+}
