@@ -187,4 +187,32 @@ struct FlakyAnalysisTests {
     #expect(shuffled.findings.map(\.sessions) == ordered.findings.map(\.sessions), "seed \(seed)")
     #expect(shuffled.commits == ordered.commits, "seed \(seed)")
   }
+
+  @Test(
+    "reading only the window's sessions gives the analysis of reading them all, notes included",
+    arguments: [1, 3, 20])
+  func judgedSessionsSuffice(window: Int) throws {
+    let history = try FlakyHistory(seed: 23)
+    let database = try QueryDatabase(path: history.fixture.path)
+    var filter = QueryFilter()
+    filter.session = .all
+    var options = FlakyAnalysis.Options()
+    options.window = window
+    let sessions = try database.sessions(matching: filter)
+    let judged = FlakyAnalysis.judgedSessions(of: sessions, options: options)
+    #expect(judged.count < sessions.count)
+    let all = FlakyAnalysis(
+      try database.tallies(of: sessions, filter: filter, by: .handler, collectDurations: false),
+      options: options)
+    let some = FlakyAnalysis(
+      try database.tallies(of: judged, filter: filter, by: .handler, collectDurations: false),
+      selected: sessions, options: options)
+    #expect(judged.map(\.id) == all.sessions)
+    #expect(some.findings.map(\.key) == all.findings.map(\.key))
+    #expect(some.findings.map(\.verdict) == all.findings.map(\.verdict))
+    #expect(some.findings.map(\.sessions) == all.findings.map(\.sessions))
+    #expect(some.notes == all.notes)
+    #expect(some.sessionsOutsideWindow == all.sessionsOutsideWindow)
+    #expect(some.sessionsWithoutCommit == all.sessionsWithoutCommit)
+  }
 }

@@ -43,15 +43,18 @@ enum FlakyCommand: Command {
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     let options = try Self.options(arguments, context: context)
     let database = try context.openDatabase()
-    let (tallies, quarantine) = try database.snapshot {
+    let (sessions, tallies, quarantine) = try database.snapshot {
       let sessions = try database.sessions(matching: filter)
       try context.noteUnmatchedFilters(filter, in: database)
+      // Only the window's sessions are read; the rest are named in the notes.
+      let judged = FlakyAnalysis.judgedSessions(of: sessions, options: options)
       return (
-        try database.tallies(of: sessions, filter: filter, by: .handler, collectDurations: false),
+        sessions,
+        try database.tallies(of: judged, filter: filter, by: .handler, collectDurations: false),
         try database.quarantine()
       )
     }
-    let analysis = FlakyAnalysis(tallies, options: options)
+    let analysis = FlakyAnalysis(tallies, selected: sessions, options: options)
     let listed = analysis.findings.filter { arguments.has("all") || $0.verdict != .consistent }
     let quarantined = { (finding: FlakyAnalysis.Finding) in
       quarantine.contains { $0.matches(finding.key, site: finding.site) }

@@ -166,48 +166,54 @@ public struct FlakyAnalysis: Sendable {
   }
 
   /// Judges `tallies` (grouped `.handler`, e.g. from `QueryDatabase.tallies(of:filter:by:
-  /// collectDurations:)`). Pure: the same tallies and options give the same analysis.
-  /// Options below their minimum count as the minimum; a share outside 0…1 is clamped.
+  /// collectDurations:)`). Pure: the same tallies and options give the same analysis, in
+  /// whatever order the tallies come. Options below their minimum count as the minimum; a
+  /// share outside 0…1 is clamped.
   public init(_ tallies: [SessionTallies], options: Options = Options()) {
+    self.init(tallies, selected: tallies.map(\.session), options: options)
+  }
+
+  /// Judges the sessions `selected`, of which `tallies` need only cover those
+  /// ``judgedSessions(of:options:)`` returns (a session without a tally ran no handler): the
+  /// window, the notes and the sessions not judged are taken from `selected`. So a command
+  /// reads the outcomes of the window's sessions only, and says what it left out.
+  public init(
+    _ tallies: [SessionTallies], selected: [SessionSummary], options: Options = Options()
+  ) {
     var options = options
     options.window = max(1, options.window)
     options.brokenCommits = max(1, options.brokenCommits)
     options.clearAfter = max(1, options.clearAfter)
     options.brokenShare = options.brokenShare.isNaN ? 0.5 : min(1, max(0, options.brokenShare))
     self.options = options
-    let ordered = tallies.sorted {
-      ($0.session.startedUnixNanoseconds, $0.session.id)
-        < ($1.session.startedUnixNanoseconds, $1.session.id)
-    }
-    var withoutCommit: [Int64] = []
-    var latest: [String: (Int64, Int64)] = [:]
-    for tally in ordered {
-      guard let commit = Self.commit(of: tally.session) else {
-        withoutCommit.append(tally.session.id)
-        continue
-      }
-      latest[commit] = (tally.session.startedUnixNanoseconds, tally.session.id)
-    }
-    let newestFirst = latest.sorted { $0.value > $1.value }.map(\.key)
+    let ordered = Self.oldestFirst(selected)
+    var byID: [Int64: SessionTallies] = [:]
+    for tally in tallies where byID[tally.session.id] == nil { byID[tally.session.id] = tally }
+    let newestFirst = Self.commitsNewestFirst(ordered)
     commits = Array(newestFirst.prefix(options.window))
     let rank = Dictionary(uniqueKeysWithValues: commits.enumerated().map { ($1, $0) })
-    sessionsWithoutCommit = withoutCommit
+    var withoutCommit: [Int64] = []
     var outside: [Int64] = []
     var judged: [Int64] = []
     var handlers = HandlerRecords()
     var anyTest = false
-    for tally in ordered {
-      guard let commit = Self.commit(of: tally.session) else { continue }
-      guard let commitRank = rank[commit] else {
-        outside.append(tally.session.id)
+    for session in ordered {
+      guard let commit = Self.commit(of: session) else {
+        withoutCommit.append(session.id)
         continue
       }
-      judged.append(tally.session.id)
-      let test = tally.session.context.test
+      guard let commitRank = rank[commit] else {
+        outside.append(session.id)
+        continue
+      }
+      judged.append(session.id)
+      let test = session.context.test
       anyTest = anyTest || test != nil
-      handlers.add(
-        tally, group: RunGroup(commit: commit, test: test), commitRank: commitRank)
+      if let tally = byID[session.id] {
+        handlers.add(tally, group: RunGroup(commit: commit, test: test), commitRank: commitRank)
+      }
     }
+    sessionsWithoutCommit = withoutCommit
     sessions = judged
     sessionsOutsideWindow = outside
     findings = handlers.order.map { key in
@@ -219,6 +225,33 @@ public struct FlakyAnalysis: Sendable {
         - commits.count, options: options, anyTest: anyTest, judgedSessions: judged.count,
       anyJudgedGroup: findings.contains { $0.judgedGroups > 0 },
       lostRegistrations: handlers.lostRegistrations)
+  }
+
+  /// The sessions of `sessions` an analysis with `options` judges: those of the
+  /// ``Options/window`` most recent commits, oldest first. Read the tallies of these only, then
+  /// pass every selected session to ``init(_:selected:options:)``.
+  public static func judgedSessions(of sessions: [SessionSummary], options: Options = Options())
+    -> [SessionSummary]
+  {
+    let ordered = oldestFirst(sessions)
+    let window = Set(commitsNewestFirst(ordered).prefix(max(1, options.window)))
+    return ordered.filter { commit(of: $0).map(window.contains) ?? false }
+  }
+
+  private static func oldestFirst(_ sessions: [SessionSummary]) -> [SessionSummary] {
+    sessions.sorted {
+      ($0.startedUnixNanoseconds, $0.id) < ($1.startedUnixNanoseconds, $1.id)
+    }
+  }
+
+  /// Every commit of `ordered` (oldest first), newest first by its latest session.
+  private static func commitsNewestFirst(_ ordered: [SessionSummary]) -> [String] {
+    var latest: [String: (Int64, Int64)] = [:]
+    for session in ordered {
+      guard let commit = commit(of: session) else { continue }
+      latest[commit] = (session.startedUnixNanoseconds, session.id)
+    }
+    return latest.sorted { $0.value > $1.value }.map(\.key)
   }
 
   /// The commit a session built, lowercased; `nil` when it recorded none.
