@@ -155,4 +155,40 @@ struct DemoHistoryTests {
     let written = try String(contentsOfFile: summary, encoding: .utf8)
     #expect(written.hasPrefix("### sleeve check\n\n**Session 9"))
   }
+
+  @Test(
+    "check does not count quarantined handlers, nor with --quarantine flaky the flaky ones, and says why"
+  )
+  func quarantine() async throws {
+    let recorded = await Self.record()
+    let add = await CLIRunner.run([
+      "quarantine", "add", "charge-card", "--control", "checkout.pay", "--reason", "known, #12",
+      "--db", recorded.path,
+    ])
+    #expect(add.exit == 0, "\(add.error)")
+    func verdicts(_ extra: [String]) async throws -> [String: String] {
+      let result = await CLIRunner.run(
+        ["check", "--db", recorded.path, "--baseline", "branch=main", "--format", "json"] + extra)
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+      let checks = try #require(object["baseline"] as? [[String: Any]])
+      var out: [String: String] = [:]
+      for check in checks where check["metric"] as? String == "errorRateVersusBaseline" {
+        out[check["subject"] as? String ?? "?"] =
+          "\(check["verdict"] as? String ?? "") \(check["detail"] as? String ?? "")"
+      }
+      return out
+    }
+    let listed = try await verdicts([])
+    #expect(
+      listed["checkout.pay/charge-card"]
+        == "advisory not counted: quarantined (quarantine list: known, #12)")
+    #expect(listed["checkout.gift-wrap/fetch-shipping-quote"]?.hasPrefix("pass") == true)
+    let flaky = try await verdicts(["--quarantine", "flaky"])
+    #expect(
+      flaky["checkout.gift-wrap/fetch-shipping-quote"]
+        == "advisory not counted: quarantined (judged flaky by sleeve flaky, --quarantine flaky)")
+    let none = try await verdicts(["--quarantine", "none"])
+    #expect(none["checkout.pay/charge-card"]?.hasPrefix("breach") == true)
+  }
 }

@@ -18,7 +18,9 @@ enum CheckCommand: Command {
       does), per handler: error rate, latency and new failure types. Each candidate
       session is judged on its own, and a regression rolls back only when it is found in
       --failure-limit of them (default 1); found in fewer, the gate holds. Handlers with
-      no baseline, or none in the candidate, are advisory: listed, not counted.
+      no baseline, or none in the candidate, are advisory: listed, not counted; so are the
+      handlers of the quarantine list ('sleeve quarantine'), and with --quarantine flaky
+      those 'sleeve flaky' judges flaky (--quarantine none counts every handler).
       """,
     options: [SharedOptions.db, JudgedFormat.option] + TerminalDisplay.options
       + SharedOptions.filters + [
@@ -28,6 +30,9 @@ enum CheckCommand: Command {
         OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict."),
         OptionSpec("apply", help: "Record a rollback for each flag whose verdict is rollback."),
         BaselineSelection.baseline, BaselineSelection.failureLimit, BaselineSelection.allowOverlap,
+        OptionSpec(
+          "quarantine", value: "which",
+          help: "Not counted: list (default: the quarantine list), flaky (and flaky ones) or none."),
       ] + BaselineSelection.judging.filter { $0.name != "min-samples" })
 
   static var usesSharedFormat: Bool { false }
@@ -48,7 +53,7 @@ enum CheckCommand: Command {
         try ValueParsers.count(text, minimum: 1, maximum: SessionTerms.maximumLast)
       } ?? 1
     if baselineText == nil {
-      for name in ["failure-limit", "allow-overlap"]
+      for name in ["failure-limit", "allow-overlap", "quarantine"]
         + BaselineSelection.judging.map(\.name).filter({ $0 != "min-samples" })
       where arguments[name] != nil || arguments.has(name) {
         throw UsageError("--\(name) applies to --baseline; give --baseline too", command: spec.name)
@@ -62,6 +67,10 @@ enum CheckCommand: Command {
       text throws(ValueError) in try BaselineSelection.parse(text, on: handlersOnly)
     }
     let options = try BaselineSelection.options(arguments, context: context)
+    let quarantine =
+      try context.value("quarantine", in: arguments) { text throws(ValueError) in
+        try ValueParsers.choice(text, of: Quarantine.self)
+      } ?? .list
     let database = try context.openDatabase()
     let (sessions, result) = try database.snapshot {
       try database.verifyIntegrity()
@@ -73,7 +82,8 @@ enum CheckCommand: Command {
           baseline: baselineFilter, candidate: filter, in: database, arguments: arguments,
           context: context)
         result.baseline = try baselineChecks(
-          sides, filter: filter, options: options, failureLimit: failureLimit, in: database)
+          sides, filter: filter, options: options, failureLimit: failureLimit,
+          quarantined: try quarantine.reasons(in: database, filter: filter), in: database)
       }
       return (sessions, result)
     }
@@ -122,7 +132,8 @@ enum CheckCommand: Command {
   /// each alone (when there are several) for how often a regression reproduces.
   private static func baselineChecks(
     _ sides: (baseline: [SessionSummary], candidate: [SessionSummary]), filter: QueryFilter,
-    options: DiffOptions, failureLimit: Int, in database: QueryDatabase
+    options: DiffOptions, failureLimit: Int, quarantined: @escaping (DiffRow) -> String?,
+    in database: QueryDatabase
   ) throws -> [GateCheck] {
     let pooled = try database.diff(
       baseline: sides.baseline, candidate: sides.candidate, filter: filter, by: .handler,
@@ -137,7 +148,39 @@ enum CheckCommand: Command {
       }
     return BaselineGate.checks(
       pooled: pooled, perSession: perSession, failureLimit: failureLimit,
-      quarantined: { _ in nil })
+      quarantined: quarantined)
+  }
+
+  /// Which handlers `check --baseline` does not count.
+  enum Quarantine: String, CaseIterable {
+    /// The quarantine list's (the default).
+    case list
+    /// The list's, and those `sleeve flaky` judges flaky now (all sessions of its window).
+    case flaky
+    /// None: every handler counts.
+    case none
+
+    /// Why a row is not counted, or `nil` when it is.
+    func reasons(in database: QueryDatabase, filter: QueryFilter) throws -> (DiffRow) -> String? {
+      guard self != .none else { return { _ in nil } }
+      let entries = try database.quarantine()
+      var flaky: Set<GroupKey> = []
+      if self == .flaky {
+        var all = QueryFilter()
+        (all.session, all.control, all.handler, all.flag) =
+          (.all, filter.control, filter.handler, filter.flag)
+        let judged = FlakyAnalysis.judgedSessions(of: try database.sessions(matching: all))
+        let analysis = FlakyAnalysis(
+          try database.tallies(of: judged, filter: all, by: .handler, collectDurations: false))
+        flaky = Set(analysis.findings(.flaky).map(\.key))
+      }
+      return { row in
+        if let entry = entries.first(where: { $0.matches(row.key, site: row.site) }) {
+          return "quarantine list: \(entry.reason)"
+        }
+        return flaky.contains(row.key) ? "judged flaky by sleeve flaky, --quarantine flaky" : nil
+      }
+    }
   }
 
   /// Records a rollback, with the failing checks as the reason, for each flag to roll back.

@@ -15,10 +15,10 @@ public enum BaselineGate {
   ///   - pooled: Every candidate session together against the baseline.
   ///   - perSession: Each candidate session alone against the baseline (empty for one).
   ///   - failureLimit: In how many candidate sessions a regression must be found.
-  ///   - quarantined: Why a handler is not counted, or `nil` when it is.
+  ///   - quarantined: Why a row's handler is not counted, or `nil` when it is.
   public static func checks(
     pooled: BaselineDiff, perSession: [BaselineDiff], failureLimit: Int,
-    quarantined: (GroupKey) -> String?
+    quarantined: (DiffRow) -> String?
   ) -> [GateCheck] {
     let sessions = perSession.isEmpty ? [pooled] : perSession
     let byKey = sessions.map { diff in
@@ -29,7 +29,7 @@ public enum BaselineGate {
       let subject = row.key.display
       let floor = pooled.options.minSamples
       let n = min(row.baseline.n, row.candidate.n)
-      if let reason = advisoryReason(row, quarantined: quarantined(row.key)) {
+      if let reason = advisoryReason(row, quarantined: quarantined(row)) {
         var check = GateCheck(
           subject: subject, metric: .errorRateVersusBaseline, value: row.candidate.errorRate,
           threshold: row.baseline.errorRate ?? 0, n: n, minSamples: floor, verdict: .advisory,
