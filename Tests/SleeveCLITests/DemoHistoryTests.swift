@@ -127,6 +127,13 @@ struct DemoHistoryTests {
       let failures = try XMLLint.xpath("string(/testsuites/@failures)", in: file)
       #expect((Int(failures) ?? 0) >= 2, "\(command): the regression and the new failure type")
     }
+    let flaky = await CLIRunner.run(["flaky", "--db", recorded.path, "--format", "junit"])
+    let flakyFile = recorded.directory.path("flaky.xml")
+    try flaky.out.write(toFile: flakyFile, atomically: true, encoding: .utf8)
+    #expect(try XMLLint.validate(flakyFile).status == 0)
+    #expect(
+      try XMLLint.xpath("string(//testcase/skipped/@message)", in: flakyFile).hasPrefix(
+        "flaky, flake rate 50.00%"))
     let diffXML = recorded.directory.path("diff.xml")
     #expect(try XMLLint.xpath("count(//testcase)", in: diffXML) == "8")
   }
@@ -152,6 +159,12 @@ struct DemoHistoryTests {
       errors.allSatisfy {
         $0.hasPrefix("::error file=Sources/SleeveCLI/Demo/CheckoutDemo.swift,line=")
       })
+    let flaky = await CLIRunner.run(["flaky", "--db", recorded.path, "--format", "github"])
+    #expect(flaky.exit == 0)
+    #expect(
+      flaky.out.hasPrefix(
+        "::warning file=Sources/SleeveCLI/Demo/CheckoutDemo.swift,line=149,title=sleeve flaky%3A checkout.gift-wrap · fetch-shipping-quote::flaky"
+      ))
     let written = try String(contentsOfFile: summary, encoding: .utf8)
     #expect(written.hasPrefix("### sleeve check\n\n**Session 9"))
   }

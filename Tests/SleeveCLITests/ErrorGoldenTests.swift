@@ -53,6 +53,45 @@ struct ErrorGoldenTests {
       "The value 'yesterday' is invalid for '--session <session>': expected last, all, a session id (a positive number) or a UUID",
       "errors"
     ),
+    (
+      ["diff", "--baseline", "branch=main", "--format", "yaml"],
+      "The value 'yaml' is invalid for '--format <format>': expected one of table, json, csv, markdown, junit, github",
+      "diff"
+    ),
+    (
+      ["diff", "--baseline", "branch=main", "--min-error-change", "200%"],
+      "The value '200%' is invalid for '--min-error-change <rate>': a rate must be between 0 and 1 (0% and 100%)",
+      "diff"
+    ),
+    (
+      ["diff", "--baseline", "branch=main", "--min-latency-change", "fast"],
+      "The value 'fast' is invalid for '--min-latency-change <duration>': expected a duration with a unit, like 50ms, 1.5s, 200us or 300ns",
+      "diff"
+    ),
+    (
+      ["check", "--baseline", "branch=main", "--failure-limit", "0"],
+      "The value '0' is invalid for '--failure-limit <k>': expected a whole number from 1 to 1000000",
+      "check"
+    ),
+    (
+      ["check", "--baseline", "branch=main", "--quarantine", "all"],
+      "The value 'all' is invalid for '--quarantine <which>': expected one of list, flaky, none",
+      "check"
+    ),
+    (
+      ["check", "--quarantine", "flaky"],
+      "--quarantine applies to --baseline; give --baseline too", "check"
+    ),
+    (
+      ["errors", "--last", "0"],
+      "The value '0' is invalid for '--last <n>': expected a whole number from 1 to 1000000",
+      "errors"
+    ),
+    (
+      ["errors", "--commit", ""],
+      "The value '' is invalid for '--commit <sha>': expected a commit id (4 or more characters)",
+      "errors"
+    ),
     (["errors", "--bogus"], "Unknown option '--bogus'", "errors"),
     (["errors", "--db"], "Missing value for '--db <path>'", "errors"),
     (["errors", "stray"], "Unexpected argument 'stray'", "errors"),

@@ -20,26 +20,31 @@ enum FlakyCommand: Command {
       Every session the filters allow is read (default: --session all).
       Exits 0 whatever it finds (flaky is information); 66 when no session matches.
       """,
-    options: SharedOptions.common + SharedOptions.filters + [
-      OptionSpec(
-        "window", value: "n",
-        help: "Judge the n most recent commits, by their latest session (default 20)."),
-      OptionSpec(
-        "broken-share", value: "rate",
-        help: "Broken above this share of failed runs, e.g. 0.5 or 50% (default 50%)."),
-      OptionSpec(
-        "broken-commits", value: "n",
-        help: "Broken over every session of its last n commits (default 3)."),
-      OptionSpec(
-        "clear-after", value: "n",
-        help: "Cleared after its last n sessions had no failure (default 5)."),
-      OptionSpec("all", help: "List consistent handlers too."),
-    ])
+    options: [SharedOptions.db, JudgedFormat.option] + TerminalDisplay.options
+      + SharedOptions.filters + [
+        OptionSpec(
+          "window", value: "n",
+          help: "Judge the n most recent commits, by their latest session (default 20)."),
+        OptionSpec(
+          "broken-share", value: "rate",
+          help: "Broken above this share of failed runs, e.g. 0.5 or 50% (default 50%)."),
+        OptionSpec(
+          "broken-commits", value: "n",
+          help: "Broken over every session of its last n commits (default 3)."),
+        OptionSpec(
+          "clear-after", value: "n",
+          help: "Cleared after its last n sessions had no failure (default 5)."),
+        OptionSpec("all", help: "List consistent handlers too."),
+      ])
 
   /// The most commits or sessions a count option takes.
   static let maximumCount = 1_000_000
 
+  static var usesSharedFormat: Bool { false }
+
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    var context = context
+    let format = try JudgedFormat.parse(arguments, context: &context)
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     let options = try Self.options(arguments, context: context)
     let database = try context.openDatabase()
@@ -59,11 +64,22 @@ enum FlakyCommand: Command {
     let quarantined = { (finding: FlakyAnalysis.Finding) in
       quarantine.contains { $0.matches(finding.key, site: finding.site) }
     }
-    context.print(
-      table: table(listed, quarantined: quarantined),
-      json: json(analysis, listed: listed, quarantined: quarantined),
-      header: summary(analysis, listedAll: arguments.has("all")),
-      notes: ["Method: \(FlakyAnalysis.method)."] + analysis.notes)
+    let header = summary(analysis, listedAll: arguments.has("all"))
+    let notes = ["Method: \(FlakyAnalysis.method)."] + analysis.notes
+    if let ci = format.ci {
+      let table = table(listed, quarantined: quarantined)
+      let markdown =
+        "### sleeve flaky\n\n**\(MarkdownText.escaped(header))**\n\n"
+        + notes.map { MarkdownText.escaped($0) + "\n" }.joined() + "\n" + table.markdown
+      try ci.emit(
+        CIReport.flaky(listed, summary: header, markdown: markdown, quarantined: quarantined),
+        context: context)
+    } else {
+      context.print(
+        table: table(listed, quarantined: quarantined),
+        json: json(analysis, listed: listed, quarantined: quarantined), header: header,
+        notes: notes)
+    }
     return .success
   }
 

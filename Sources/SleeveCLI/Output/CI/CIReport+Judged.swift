@@ -52,6 +52,43 @@ extension CIReport {
       }, markdownSummary: markdown)
   }
 
+  /// Flaky findings as CI checks, one per handler: broken fails, flaky is advisory (a
+  /// warning: it is information, and `check --quarantine flaky` is where it gates), cleared
+  /// and consistent pass.
+  static func flaky(
+    _ findings: [FlakyAnalysis.Finding], summary: String, markdown: String,
+    quarantined: (FlakyAnalysis.Finding) -> Bool
+  ) -> CIReport {
+    CIReport(
+      title: "sleeve flaky", summary: summary,
+      checks: findings.map { finding in
+        let rate = finding.flakeRate.map { "flake rate \(Formatting.percent($0))" }
+        let kinds = finding.failureKindsByCount.map { "\($0.kind.display) (\($0.count)×)" }
+        let line = [
+          finding.verdict.rawValue, rate,
+          "error rate \(Formatting.percent(finding.errorRate))",
+          quarantined(finding) ? "quarantined" : nil,
+        ].compactMap { $0 }.joined(separator: ", ")
+        let outcome: CICheck.Outcome =
+          switch finding.verdict {
+          case .broken: .failed(message: line)
+          case .flaky: .advisory(message: line)
+          case .cleared, .consistent: .passed
+          }
+        return CICheck(
+          suite: "sleeve flaky", className: finding.control ?? GroupTally.unknownKey,
+          name: finding.handler, outcome: outcome,
+          evidence: [
+            line,
+            "sessions " + finding.sessions.map(String.init).joined(separator: ", "),
+            "failing sessions " + finding.failingSessions.map(String.init).joined(separator: ", "),
+            kinds.isEmpty ? nil : "failure kinds: " + kinds.joined(separator: ", "),
+            "method: " + FlakyAnalysis.method,
+          ].compactMap { $0 }.joined(separator: "\n"),
+          site: finding.site.map { SourceSite(recorded: $0) })
+      }, markdownSummary: markdown)
+  }
+
   private static func className(_ key: GroupKey) -> String {
     if case .handler(let control, _) = key { return control ?? GroupTally.unknownKey }
     return "sleeve"
