@@ -241,16 +241,7 @@ final class OutputFile {
 
   /// Why a file that is not regular is not appended to.
   private static func notRegularReason(_ status: stat) -> String {
-    let kind =
-      switch status.st_mode & S_IFMT {
-      case S_IFIFO: "a FIFO"
-      case S_IFCHR: "a character device"
-      case S_IFBLK: "a block device"
-      case S_IFDIR: "a directory"
-      case S_IFSOCK: "a socket"
-      default: "not a regular file"
-      }
-    return "it is \(kind), and only a regular file is appended to"
+    "it is \(DatabaseFile.kindName(of: status)), and only a regular file is appended to"
   }
 
   /// A character device or FIFO, opened for writing without blocking on a FIFO nobody reads.

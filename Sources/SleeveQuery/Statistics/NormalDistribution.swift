@@ -50,3 +50,22 @@ enum NormalDistribution {
     -inverseSurvival(probability)
   }
 }
+
+/// A one-sided test by the normal approximation, from its centred statistic and its variance:
+/// z = excess / √variance and p = P(Z ≥ z). With no variance there is no evidence either way:
+/// z is 0, p is 1 and `noVariance` is true (the rule every test here follows).
+struct OneSidedNormal {
+  let z: Double
+  let pValue: Double
+  let noVariance: Bool
+
+  init(excess: Double, variance: Double) {
+    guard variance > 0 else {
+      (z, pValue, noVariance) = (0, 1, true)
+      return
+    }
+    z = excess / variance.squareRoot()
+    pValue = NormalDistribution.survival(z)
+    noVariance = false
+  }
+}

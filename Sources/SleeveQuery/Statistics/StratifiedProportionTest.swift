@@ -64,15 +64,8 @@ public struct StratifiedProportionTest: Equatable, Sendable {
     }
     guard used > 0 else { return nil }
     strataUsed = used
-    guard variance > 0 else {
-      z = 0
-      pValue = 1
-      noVariance = true
-      return
-    }
-    z = excess / variance.squareRoot()
-    pValue = NormalDistribution.survival(z)
-    noVariance = false
+    let test = OneSidedNormal(excess: excess, variance: variance)
+    (z, pValue, noVariance) = (test.z, test.pValue, test.noVariance)
   }
 
   /// The method's name, as printed in reports.

@@ -144,17 +144,21 @@ public enum DatabaseFile {
   }
 
   private static func requireRegular(_ status: stat, path: String) throws(StoreError) {
-    let kind = status.st_mode & S_IFMT
-    guard kind != S_IFREG else { return }
-    let name =
-      switch kind {
-      case S_IFIFO: "a FIFO"
-      case S_IFCHR: "a character device"
-      case S_IFBLK: "a block device"
-      case S_IFDIR: "a directory"
-      case S_IFSOCK: "a socket"
-      default: "not a regular file"
-      }
-    throw .notARegularFile(path: path, kind: name)
+    guard status.st_mode & S_IFMT != S_IFREG else { return }
+    throw .notARegularFile(path: path, kind: kindName(of: status))
+  }
+
+  /// What a file that is not regular is, for a message: `a FIFO`, `a character device`, `a
+  /// block device`, `a directory`, `a socket`, else `not a regular file`. The one home of
+  /// these words, for the database and every file the CLI writes.
+  public static func kindName(of status: stat) -> String {
+    switch status.st_mode & S_IFMT {
+    case S_IFIFO: "a FIFO"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFDIR: "a directory"
+    case S_IFSOCK: "a socket"
+    default: "not a regular file"
+    }
   }
 }
