@@ -7,13 +7,14 @@ import Testing
 /// the across-run commands find.
 @Suite("demo --history", .serialized)
 struct DemoHistoryTests {
-  /// Records the history into a fresh directory (1,000 interactions a run, as fast as the
-  /// finding allows).
+  /// The history, recorded once for the suite (1,000 interactions a run), then copied into a
+  /// fresh directory for each test, so a test that writes (quarantine) changes only its own.
   static func record() async -> (directory: TemporaryDirectory, path: String, out: String) {
+    let (source, out) = await RecordedHistory.shared.recorded()
     let directory = TemporaryDirectory()
     let path = directory.path("history.sqlite")
-    let result = await CLIRunner.run(["demo", "--history", "--fires", "1000", "--db", path])
-    return (directory, path, result.out)
+    try? FileManager.default.copyItem(atPath: source, toPath: path)
+    return (directory, path, out.replacingOccurrences(of: source, with: path))
   }
 
   static func rows(_ arguments: [String], path: String) async throws -> [String: [String: Any]] {
@@ -203,5 +204,24 @@ struct DemoHistoryTests {
         == "advisory not counted: quarantined (judged flaky by sleeve flaky, --quarantine flaky)")
     let none = try await verdicts(["--quarantine", "none"])
     #expect(none["checkout.pay/charge-card"]?.hasPrefix("breach") == true)
+  }
+}
+
+/// `sleeve demo --history`, run once per test process.
+actor RecordedHistory {
+  static let shared = RecordedHistory()
+  private let directory = TemporaryDirectory()
+  private var recording: Task<(String, String), Never>?
+
+  /// The database's path and what the demo printed.
+  func recorded() async -> (path: String, out: String) {
+    if recording == nil {
+      let path = directory.path("history.sqlite")
+      recording = Task {
+        let result = await CLIRunner.run(["demo", "--history", "--fires", "1000", "--db", path])
+        return (path, result.out)
+      }
+    }
+    return await recording!.value
   }
 }
