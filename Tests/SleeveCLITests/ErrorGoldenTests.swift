@@ -92,6 +92,10 @@ struct ErrorGoldenTests {
       "The value '' is invalid for '--commit <sha>': expected a commit id (4 or more characters)",
       "errors"
     ),
+    (
+      ["report", "--baseline", "branch=main"],
+      "--baseline marks sessions in the HTML report's trend; give --format html too", "report"
+    ),
     (["errors", "--bogus"], "Unknown option '--bogus'", "errors"),
     (["errors", "--db"], "Missing value for '--db <path>'", "errors"),
     (["errors", "stray"], "Unexpected argument 'stray'", "errors"),

@@ -42,6 +42,11 @@ enum ReportCommand: Command {
     var handlersOnly = QueryFilter()
     (handlersOnly.control, handlersOnly.handler, handlersOnly.flag) =
       (filter.control, filter.handler, filter.flag)
+    if arguments["baseline"] != nil && format != .html {
+      throw UsageError(
+        "--baseline marks sessions in the HTML report's trend; give --format html too",
+        command: spec.name)
+    }
     let baseline = try context.value("baseline", in: arguments) { text throws(ValueError) in
       try BaselineSelection.parse(text, on: handlersOnly)
     }
