@@ -13,6 +13,8 @@ struct RowDraft {
   let options: DiffOptions
   /// The tests within each test run on both sides, or `nil` when pooled.
   let strata: [String]?
+  /// Each side's durations, pooled over its strata, in ascending order: sorted once, then
+  /// ranked, percentiled and paired without another sort.
   let baselineDurations: [Int64]
   let candidateDurations: [Int64]
   let errorWorse: RawTest?
@@ -49,8 +51,8 @@ struct RowDraft {
     self.options = options
     let common = Set(baseline.strata.keys).intersection(candidate.strata.keys).sorted()
     strata = stratified && !common.isEmpty ? common : nil
-    baselineDurations = baseline.durations
-    candidateDurations = candidate.durations
+    baselineDurations = baseline.sortedDurations
+    candidateDurations = candidate.sortedDurations
     (errorWorse, errorBetter, latencyWorse, latencyBetter, shift) = Self.tests(
       baseline: baseline, candidate: candidate, strata: strata,
       baselineDurations: baselineDurations, candidateDurations: candidateDurations)
@@ -70,14 +72,14 @@ struct RowDraft {
       let errorBetter = TwoProportionTest(
         successes1: baseline.failed, trials1: baseline.n, successes2: candidate.failed,
         trials2: candidate.n)
-      let slower = MannWhitneyTest(candidateDurations, baselineDurations)
-      let faster = MannWhitneyTest(baselineDurations, candidateDurations)
+      let slower = MannWhitneyTest(sorted: candidateDurations, baselineDurations)
+      let faster = MannWhitneyTest(sorted: baselineDurations, candidateDurations)
       return (
         errorWorse.map { RawTest(pValue: $0.pValue, method: TwoProportionTest.method) },
         errorBetter.map { RawTest(pValue: $0.pValue, method: TwoProportionTest.method) },
         slower.map { RawTest(pValue: $0.pValue, method: MannWhitneyTest.method) },
         faster.map { RawTest(pValue: $0.pValue, method: MannWhitneyTest.method) },
-        HodgesLehmann.shift(candidateDurations, baselineDurations)?.estimate
+        HodgesLehmann.shift(sorted: candidateDurations, baselineDurations)?.estimate
       )
     }
     let pairs = strata.map { (baseline.strata[$0]!, candidate.strata[$0]!) }
