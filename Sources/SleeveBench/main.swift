@@ -4,6 +4,9 @@
 //   SleeveBench recorder                        recorder firing cost vs its floor, and ingest
 //                                               vs plain prepared inserts (markdown)
 //   SleeveBench latency-db N H PATH             writes N outcomes over H handlers into PATH
+//   SleeveBench diff-db N H B PATH              writes B sessions on branch main and one on
+//                                               branch feature, N outcomes in all over H
+//                                               handlers, into PATH (for `sleeve diff`)
 //   SleeveBench merge N                         merge throughput for N outcomes vs a plain
 //                                               INSERT … SELECT through ATTACH (markdown)
 //   SleeveBench long-session N PATH             records N invocations into PATH and exits
@@ -30,6 +33,12 @@ do {
       throw BenchFailure("bad latency-db arguments")
     }
     try LatencyFixture.write(outcomes: outcomes, handlers: handlers, path: arguments[3])
+  case "diff-db" where arguments.count == 5:
+    guard let outcomes = Int(arguments[1]), let handlers = Int(arguments[2]),
+      let baselines = Int(arguments[3]), outcomes > 0, handlers > 0, baselines > 0
+    else { throw BenchFailure("bad diff-db arguments") }
+    try LatencyFixture.writeDiff(
+      outcomes: outcomes, handlers: handlers, baselines: baselines, path: arguments[4])
   case "merge" where arguments.count == 2:
     guard let outcomes = Int(arguments[1]) else { throw BenchFailure("bad count") }
     try MergeBench.printTable(outcomes: outcomes)

@@ -13,8 +13,12 @@ struct RowDraft {
   let options: DiffOptions
   /// The tests within each test run on both sides, or `nil` when pooled.
   let strata: [String]?
-  let baselineDurations: [Int64]
-  let candidateDurations: [Int64]
+  /// Each side's n, errors and percentiles, and the baseline's robust spread: taken from the
+  /// side's durations while the draft is built, so no draft keeps a copy of them (all rows'
+  /// drafts exist at once, for the adjustments across rows).
+  let before: DiffRow.Side
+  let after: DiffRow.Side
+  let spread: Double?
   let errorWorse: RawTest?
   let errorBetter: RawTest?
   let latencyWorse: RawTest?
@@ -48,11 +52,16 @@ struct RowDraft {
     self.options = options
     let common = Set(baseline.strata.keys).intersection(candidate.strata.keys).sorted()
     strata = stratified && !common.isEmpty ? common : nil
-    baselineDurations = baseline.durations
-    candidateDurations = candidate.durations
+    // Each side's durations pooled over its strata, in ascending order: sorted once, then
+    // ranked, paired and percentiled without another sort.
+    var baselineDurations = baseline.sortedDurations
+    var candidateDurations = candidate.sortedDurations
     (errorWorse, errorBetter, latencyWorse, latencyBetter, shift) = Self.tests(
       baseline: baseline, candidate: candidate, strata: strata,
       baselineDurations: baselineDurations, candidateDurations: candidateDurations)
+    spread = DetectableEffect.robustSpread(baselineDurations)
+    before = Self.side(baseline, durations: &baselineDurations)
+    after = Self.side(candidate, durations: &candidateDurations)
   }
 
   /// The one-sided tests both ways and the shift: within each common test when `strata` is
@@ -69,14 +78,14 @@ struct RowDraft {
       let errorBetter = TwoProportionTest(
         successes1: baseline.failed, trials1: baseline.n, successes2: candidate.failed,
         trials2: candidate.n)
-      let slower = MannWhitneyTest(candidateDurations, baselineDurations)
-      let faster = MannWhitneyTest(baselineDurations, candidateDurations)
+      let slower = MannWhitneyTest(sorted: candidateDurations, baselineDurations)
+      let faster = MannWhitneyTest(sorted: baselineDurations, candidateDurations)
       return (
         errorWorse.map { RawTest(pValue: $0.pValue, method: TwoProportionTest.method) },
         errorBetter.map { RawTest(pValue: $0.pValue, method: TwoProportionTest.method) },
         slower.map { RawTest(pValue: $0.pValue, method: MannWhitneyTest.method) },
         faster.map { RawTest(pValue: $0.pValue, method: MannWhitneyTest.method) },
-        HodgesLehmann.shift(candidateDurations, baselineDurations)?.estimate
+        HodgesLehmann.shift(sorted: candidateDurations, baselineDurations)?.estimate
       )
     }
     let pairs = strata.map { (baseline.strata[$0]!, candidate.strata[$0]!) }
@@ -113,11 +122,6 @@ struct RowDraft {
 
   /// The finished row.
   func row() -> DiffRow {
-    var baselineDurations = baselineDurations
-    var candidateDurations = candidateDurations
-    let spread = DetectableEffect.robustSpread(baselineDurations)
-    let before = Self.side(baseline, durations: &baselineDurations)
-    let after = Self.side(candidate, durations: &candidateDurations)
     let errorChange = after.errorRate.flatMap { a in before.errorRate.map { a - $0 } }
     let baselineMedian = before.percentiles.first?.nanoseconds
     var reasons: [String] = []

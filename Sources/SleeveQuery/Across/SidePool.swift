@@ -17,12 +17,10 @@ struct SidePool {
   var n: Int { strata.values.reduce(0) { $0 + $1.n } }
   var failed: Int { strata.values.reduce(0) { $0 + $1.failed } }
 
-  /// Every duration of every stratum, in stratum order.
-  var durations: [Int64] {
-    var all: [Int64] = []
-    all.reserveCapacity(strata.values.reduce(0) { $0 + $1.durations.count })
-    for key in strata.keys.sorted() { all.append(contentsOf: strata[key]!.durations) }
-    return all
+  /// Every duration of every stratum, in ascending order (one array; the strata's own are
+  /// left as they are).
+  var sortedDurations: [Int64] {
+    RadixSort.sorted(concatenating: strata.values.map(\.durations))
   }
 
   /// Adds one session's tally of the group, under stratum `test`.

@@ -19,9 +19,19 @@ public struct MannWhitneyTest: Equatable, Sendable {
   /// Tests `first` against `second`; `nil` when either is empty.
   public init?(_ first: [Int64], _ second: [Int64]) {
     guard !first.isEmpty, !second.isEmpty else { return nil }
-    let ranks = RankSum(first, second)
-    let n1 = Double(first.count)
-    let n2 = Double(second.count)
+    self.init(ranks: RankSum(first, second))
+  }
+
+  /// Tests `first` against `second`, both in ascending order (unchecked), without copying
+  /// them; the same answer as ``init(_:_:)``. `nil` when either is empty.
+  init?(sorted first: [Int64], _ second: [Int64]) {
+    guard !first.isEmpty, !second.isEmpty else { return nil }
+    self.init(ranks: RankSum(sorted: first, second))
+  }
+
+  private init(ranks: RankSum) {
+    let n1 = Double(ranks.count1)
+    let n2 = Double(ranks.count2)
     u = ranks.first - n1 * (n1 + 1) / 2
     let mean = n1 * n2 / 2
     let variance = ranks.nullVariance
@@ -55,22 +65,25 @@ public enum HodgesLehmann {
   public static func shift(_ first: [Int64], _ second: [Int64]) -> (
     estimate: Double, subsampled: Bool
   )? {
+    shift(sorted: RadixSort.sorted(first), RadixSort.sorted(second))
+  }
+
+  /// The same answer as ``shift(_:_:)`` for samples already in ascending order (unchecked),
+  /// without copying them: the median is selected among the pairwise differences without
+  /// forming them (``PairwiseDifferences``).
+  static func shift(sorted first: [Int64], _ second: [Int64]) -> (
+    estimate: Double, subsampled: Bool
+  )? {
     guard !first.isEmpty, !second.isEmpty else { return nil }
     var left = first
     var right = second
     let subsampled = left.count * right.count > maximumPairs
     if subsampled {
       let side = Int(Double(maximumPairs).squareRoot())
-      left = evenlySpaced(left.sorted(), count: min(side, left.count))
-      right = evenlySpaced(right.sorted(), count: min(side, right.count))
+      left = evenlySpaced(left, count: min(side, left.count))
+      right = evenlySpaced(right, count: min(side, right.count))
     }
-    var differences: [Double] = []
-    differences.reserveCapacity(left.count * right.count)
-    for x in left {
-      let first = Double(x)
-      for y in right { differences.append(first - Double(y)) }
-    }
-    guard let median = Percentile.of(&differences, at: [50])?.first else { return nil }
+    let median = PairwiseDifferences(sorted: left, right).percentile(50)
     return (median, subsampled)
   }
 

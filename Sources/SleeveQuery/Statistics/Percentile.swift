@@ -35,18 +35,31 @@ public enum Percentile {
     return Double(count) * (1 - point / 100) < 1 - 1e-9
   }
 
+  /// Where percentile `point` of `count` values falls: the 0-based rank of its lower order
+  /// statistic, and the fraction of the way to the next one (0 when the next is not needed).
+  /// Every way of finding the order statistics interpolates with these and ``between(_:_:at:)``.
+  static func rank(count: Int, at point: Double) -> (lower: Int, fraction: Double) {
+    let rank = Double(count - 1) * min(max(point, 0), 100) / 100
+    let lower = Int(rank.rounded(.down))
+    let fraction = rank - Double(lower)
+    return fraction > 0 && lower + 1 < count ? (lower, fraction) : (lower, 0)
+  }
+
+  /// The value `fraction` of the way from `low` to `high`.
+  static func between(_ low: Double, _ high: Double, at fraction: Double) -> Double {
+    low + fraction * (high - low)
+  }
+
   private static func interpolated<Value: Comparable>(
     in values: UnsafeMutableBufferPointer<Value>, at point: Double,
     _ double: (Value) -> Double
   ) -> Double {
-    let rank = Double(values.count - 1) * min(max(point, 0), 100) / 100
-    let lower = Int(rank.rounded(.down))
-    let fraction = rank - Double(lower)
+    let (lower, fraction) = rank(count: values.count, at: point)
     let low = Selection.element(at: lower, in: values)
-    guard fraction > 0, lower + 1 < values.count else { return double(low) }
+    guard fraction > 0 else { return double(low) }
     // After selection, everything past `lower` is ≥ low; the next order statistic is their minimum.
     var high = values[lower + 1]
     for index in (lower + 2)..<values.count where values[index] < high { high = values[index] }
-    return double(low) + fraction * (double(high) - double(low))
+    return between(double(low), double(high), at: fraction)
   }
 }

@@ -1,8 +1,9 @@
 /// The Wilcoxon rank sum of one sample within two combined samples, by midranks, with the
 /// ties' variance term: the one ranking the Mann-Whitney and van Elteren tests share.
 ///
-/// Each sample is sorted on its own and the two are walked together, so ranking n values takes
-/// O(n log n) time and one `Int64` copy of each sample (no combined, tagged array). Only
+/// Each sample is sorted on its own (``RadixSort``, linear time) and the two are walked
+/// together, so ranking takes one `Int64` copy of each sample (no combined, tagged array);
+/// callers holding sorted samples rank them without a copy (``init(sorted:_:)``). Only
 /// comparisons touch the values, so any `Int64`s rank without overflow; sums are in `Double`
 /// (exact to 2⁵³: rank sums of up to about 10⁸ values, far past the 10⁷ a diff ranks).
 struct RankSum {
@@ -18,8 +19,12 @@ struct RankSum {
 
   /// Ranks `first` among `first` and `second` combined.
   init(_ first: [Int64], _ second: [Int64]) {
-    let left = first.sorted()
-    let right = second.sorted()
+    self.init(sorted: RadixSort.sorted(first), RadixSort.sorted(second))
+  }
+
+  /// Ranks `left` among `left` and `right` combined; both must be in ascending order (as
+  /// ``RadixSort`` leaves them), which is not checked.
+  init(sorted left: [Int64], _ right: [Int64]) {
     var i = 0
     var j = 0
     var placed = 0

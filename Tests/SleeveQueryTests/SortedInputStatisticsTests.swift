@@ -1,0 +1,173 @@
+import SleeveTestSupport
+import Testing
+
+@testable import SleeveQuery
+
+/// The sorted-input paths a diff takes (each side sorted once, then ranked, percentiled and
+/// paired) give the very numbers of the paths that sort or form everything themselves.
+@Suite("Statistics on sorted samples")
+struct SortedInputStatisticsTests {
+  /// Seeded samples: wide values of both signs with the extremes, few distinct values (many
+  /// ties), durations-like values, or one value repeated.
+  static func sample(_ kind: Int, count: Int, using generator: inout SeededGenerator) -> [Int64] {
+    (0..<count).map { index in
+      switch kind {
+      case 0:
+        index % 97 == 0
+          ? [Int64.min, Int64.max, 0, -1][index % 4]
+          : Int64.random(in: .min ... .max, using: &generator)
+      case 1: Int64.random(in: -3...3, using: &generator)
+      case 2: 1_000 + Int64.random(in: 0..<1_000_000, using: &generator)
+      default: 42
+      }
+    }
+  }
+
+  @Test(
+    "radix sort orders any Int64s exactly as sorted() does",
+    arguments: [0, 1, 2, 255, 256, 257, 5_000, 100_003])
+  func radixSortMatchesSorted(count: Int) {
+    for kind in 0..<4 {
+      let seed: UInt64 = 0xAD1C_5027 &+ UInt64(count * 4 + kind)
+      var generator = SeededGenerator(seed: seed)
+      let values = Self.sample(kind, count: count, using: &generator)
+      #expect(RadixSort.sorted(values) == values.sorted(), "kind \(kind), seed \(seed)")
+    }
+  }
+
+  @Test("radix sort of several parts is their concatenation, sorted")
+  func radixSortConcatenates() {
+    let seed: UInt64 = 0xC0_4CA7
+    var generator = SeededGenerator(seed: seed)
+    let parts = (0..<5).map { kind in Self.sample(kind % 4, count: 300 * kind, using: &generator) }
+    #expect(
+      RadixSort.sorted(concatenating: parts) == parts.flatMap { $0 }.sorted(), "seed \(seed)")
+  }
+
+  @Test("Double order keys keep the order of Doubles and map back to the same bits")
+  func orderKeysFollowDoubleOrder() {
+    let values: [Double] = [
+      -.infinity, -.greatestFiniteMagnitude, -1e300, -2, -1, -.leastNonzeroMagnitude, -0.0, 0.0,
+      .leastNonzeroMagnitude, .leastNormalMagnitude, 1, 9.3e18, .greatestFiniteMagnitude,
+      .infinity,
+    ]
+    let keys = values.map(PairwiseDifferences.orderKey)
+    #expect(keys == keys.sorted())
+    #expect(Set(keys).count == keys.count)
+    #expect(
+      keys.map { PairwiseDifferences.value(ofKey: $0).bitPattern } == values.map(\.bitPattern))
+  }
+
+  /// Every difference formed, as `HodgesLehmann` formed them before (Double(x) − Double(y)).
+  static func formed(_ left: [Int64], _ right: [Int64]) -> [Double] {
+    left.flatMap { x in right.map { y in Double(x) - Double(y) } }
+  }
+
+  @Test(
+    "every rank of the pairwise differences is the difference formed and sorted at that rank",
+    arguments: 0..<4)
+  func pairwiseRanksMatchFormedDifferences(kind: Int) {
+    for (m, n) in [(1, 1), (1, 7), (9, 1), (13, 17), (40, 33)] {
+      let seed: UInt64 = 0xD1FF &+ UInt64(kind * 10_000 + m * 100 + n)
+      var generator = SeededGenerator(seed: seed)
+      let left = Self.sample(kind, count: m, using: &generator).sorted()
+      let right = Self.sample(kind, count: n, using: &generator).sorted()
+      let differences = PairwiseDifferences(sorted: left, right)
+      let formed = Self.formed(left, right).sorted()
+      let ranked = (0..<formed.count).map(differences.element(at:))
+      #expect(ranked.map(\.bitPattern) == formed.map(\.bitPattern), "seed \(seed)")
+      let threshold = formed[formed.count / 2]
+      #expect(
+        differences.countAtMost(threshold) == formed.filter { $0 <= threshold }.count,
+        "seed \(seed)")
+    }
+  }
+
+  @Test("a zero difference is +0, as subtracting equal values gives")
+  func zeroDifferenceIsPositiveZero() {
+    let zero = PairwiseDifferences(sorted: [-5, 5], [5]).element(at: 1)
+    #expect(zero == 0 && zero.sign == .plus)
+  }
+
+  @Test("percentile rank and fraction are numpy's h = (n − 1)·p/100, split at its floor")
+  func percentileRankSplitsTheRank() {
+    let p15 = Percentile.rank(count: 9, at: 15)
+    #expect(p15.lower == 1 && abs(p15.fraction - 0.2) < 1e-12)
+    #expect(Percentile.rank(count: 10, at: 50) == (4, 0.5))
+    #expect(Percentile.rank(count: 9, at: 100) == (8, 0))
+    #expect(Percentile.rank(count: 1, at: 50) == (0, 0))
+    #expect(Percentile.rank(count: 9, at: -5) == (0, 0))
+    #expect(Percentile.between(4, 6, at: 0.2) == 4.4)
+  }
+
+  @Test(
+    "percentiles of the pairwise differences are Percentile.of over every difference formed",
+    arguments: 0..<4)
+  func pairwisePercentilesMatchFormedDifferences(kind: Int) throws {
+    let seed: UInt64 = 0x9E4C &+ UInt64(kind)
+    var generator = SeededGenerator(seed: seed)
+    let left = Self.sample(kind, count: 61, using: &generator).sorted()
+    let right = Self.sample(kind, count: 48, using: &generator).sorted()
+    let differences = PairwiseDifferences(sorted: left, right)
+    for point in [0.0, 12.5, 50, 95, 99.9, 100] {
+      var formed = Self.formed(left, right)
+      let expected = try #require(Percentile.of(&formed, at: [point])?.first)
+      #expect(
+        differences.percentile(point).bitPattern == expected.bitPattern,
+        "p\(point), seed \(seed)")
+    }
+  }
+
+  /// The Hodges-Lehmann estimate as it was computed before sorted inputs: evenly spaced
+  /// subsamples of the sorted samples past a million pairs, then every difference formed and
+  /// its median selected.
+  static func formedShift(_ first: [Int64], _ second: [Int64]) -> Double? {
+    var left = first
+    var right = second
+    if left.count * right.count > HodgesLehmann.maximumPairs {
+      let side = 1_000
+      func spaced(_ sorted: [Int64]) -> [Int64] {
+        let count = min(side, sorted.count)
+        return (0..<count).map { sorted[$0 * sorted.count / count] }
+      }
+      left = spaced(left.sorted())
+      right = spaced(right.sorted())
+    }
+    var formed = Self.formed(left, right)
+    return Percentile.of(&formed, at: [50])?.first
+  }
+
+  @Test(
+    "Hodges-Lehmann on sorted samples is the shift formed from every pair, subsampled or not",
+    arguments: [(7, 5), (999, 1_001), (1_000, 1_000), (3_000, 2_500), (100_000, 40)])
+  func hodgesLehmannOnSortedMatchesFormedPairs(m: Int, n: Int) throws {
+    for kind in 0..<4 {
+      let seed: UInt64 = 0x4E11 &+ UInt64(m * 7 + n * 3 + kind)
+      var generator = SeededGenerator(seed: seed)
+      let first = Self.sample(kind, count: m, using: &generator)
+      let second = Self.sample(kind, count: n, using: &generator)
+      let expected = try #require(Self.formedShift(first, second))
+      let sorted = try #require(HodgesLehmann.shift(sorted: first.sorted(), second.sorted()))
+      let unsorted = try #require(HodgesLehmann.shift(first, second))
+      #expect(sorted.estimate.bitPattern == expected.bitPattern, "kind \(kind), seed \(seed)")
+      #expect(unsorted.estimate.bitPattern == expected.bitPattern, "kind \(kind), seed \(seed)")
+      #expect(sorted.subsampled == (m * n > HodgesLehmann.maximumPairs))
+    }
+    #expect(HodgesLehmann.shift(sorted: [], [1]) == nil)
+  }
+
+  @Test(
+    "Mann-Whitney on sorted samples is Mann-Whitney on the same samples in any order",
+    arguments: 0..<4)
+  func mannWhitneyOnSortedMatchesShuffled(kind: Int) throws {
+    let seed: UInt64 = 0x3A77 &+ UInt64(kind)
+    var generator = SeededGenerator(seed: seed)
+    let first = Self.sample(kind, count: 2_003, using: &generator)
+    let second = Self.sample(kind, count: 1_501, using: &generator)
+    let shuffled = try #require(
+      MannWhitneyTest(first.shuffled(using: &generator), second.shuffled(using: &generator)))
+    let sorted = try #require(MannWhitneyTest(sorted: first.sorted(), second.sorted()))
+    #expect(sorted == shuffled, "seed \(seed)")
+    #expect(MannWhitneyTest(sorted: [], [1]) == nil)
+  }
+}
