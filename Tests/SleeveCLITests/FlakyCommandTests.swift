@@ -169,63 +169,16 @@ struct FlakyCommandTests {
         + "  See 'sleeve flaky --help' for more information.\n")
   }
 
-  @Test(
-    "flaky's and quarantine's help match their golden texts, however asked for",
-    arguments: ["flaky", "quarantine"])
-  func help(command: String) async {
-    let viaFlag = await CLIRunner.run([command, "--help"])
-    let viaHelp = await CLIRunner.run(["help", command])
-    let viaShort = await CLIRunner.run([command, "--db", "x.sqlite", "-h"])
-    CLIRunner.updateGoldenIfAsked("help-\(command).txt", with: viaFlag.out)
-    #expect(viaFlag.exit == 0)
-    #expect(viaFlag.out == CLIRunner.golden("help-\(command).txt"))
-    #expect(viaHelp.out == viaFlag.out)
-    #expect(viaShort.out == viaFlag.out)
-  }
-
-  /// A README command line as arguments: words, "double-quoted" words, without `sleeve`, a
-  /// trailing `# comment` or a `> file` redirection.
-  static func words(_ line: String) -> [String] {
-    var words: [String] = []
-    var word = ""
-    var quoted = false
-    var started = false
-    for scalar in line.unicodeScalars {
-      if scalar == "\"" {
-        quoted.toggle()
-        started = true
-      } else if scalar == " " && !quoted {
-        if started { words.append(word) }
-        word = ""
-        started = false
-      } else if scalar == "#" && !quoted && !started {
-        break
-      } else {
-        word.unicodeScalars.append(scalar)
-        started = true
-      }
-    }
-    if started { words.append(word) }
-    if let redirect = words.firstIndex(of: ">") { words.removeSubrange(redirect...) }
-    return Array(words.drop { $0 == "sleeve" })
-  }
-
   @Test("the README's flaky and quarantine commands run on a history and exit 0, in order")
   func readmeCommandsRun() async throws {
-    let readme = try String(
-      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-          "README.md"), encoding: .utf8)
-    let heading = try #require(readme.range(of: "## Flaky handlers and quarantine"))
-    let block = try #require(
-      ReadmeSnippet.between("```sh", "```", in: String(readme[heading.upperBound...])))
-    #expect(block.count == 6)
+    let lines = try ReadmeCommandLine.block(after: "## Flaky handlers and quarantine")
+    #expect(lines.count == 6)
     let history = try FlakyHistory(seed: Self.seed)
-    for line in block {
-      let arguments = Self.words(line)
-      let result = await CLIRunner.run(arguments + ["--db", history.fixture.path])
-      #expect(result.exit == 0, "\(line): \(result.error)")
+    for line in lines {
+      let result = await CLIRunner.run(line.arguments + ["--db", history.fixture.path])
+      #expect(result.exit == line.exit, "\(line.arguments): \(result.error)")
     }
     #expect(try QueryDatabase(path: history.fixture.path).quarantine().isEmpty)
   }
+
 }
