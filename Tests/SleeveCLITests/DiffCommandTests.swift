@@ -156,4 +156,23 @@ struct DiffCommandTests {
     ])
     #expect(csv.out.contains("\"\(HostileNames.control)/\(HostileNames.handler)\""))
   }
+
+  @Test("sides that ran no handler say so in one sentence in every format, with no '..'")
+  func nothingToCompare() async throws {
+    let fixture = try FixtureDatabase()
+    for id in Int64(1)...2 {
+      try fixture.session(id, name: "run", startedSeconds: 1_700_000_000 + id)
+      try fixture.context(session: id, branch: id == 1 ? "main" : "pr")
+    }
+    for format in ["table", "markdown", "github", "junit", "json"] {
+      let result = await CLIRunner.run([
+        "diff", "--db", fixture.path, "--baseline", "branch=main", "--format", format,
+      ])
+      #expect(result.exit == 0, "\(format): \(result.error)")
+      #expect(
+        result.out.contains("Nothing to compare: no handlers ran on either side"), "\(format)")
+      #expect(
+        !result.out.contains("..") && !result.out.contains(".**."), "\(format): \(result.out)")
+    }
+  }
 }
