@@ -1,4 +1,5 @@
 import Foundation
+import SleeveQuery
 import SleeveTestSupport
 import Testing
 
@@ -47,6 +48,18 @@ struct DiffCommandTests {
       "--last and --session choose sessions two ways; give one of them"
     ),
   ]
+
+  @Test(
+    "a combining mark after ',' or '=' in a selection is part of a term, never hides the separator")
+  func selectionSplitsOnScalars() throws {
+    let joined = try BaselineSelection.parse("branch=\u{301}main", on: QueryFilter())
+    #expect(Array((joined.branch ?? "").unicodeScalars) == Array("\u{301}main".unicodeScalars))
+    #expect(throws: ValueError.self) {
+      // The second term is `\u{301}last=2`, an unknown term, not more of the branch's value.
+      let filter = try BaselineSelection.parse("branch=main,\u{301}last=2", on: QueryFilter())
+      Issue.record("parsed as branch '\(filter.branch ?? "")'")
+    }
+  }
 
   @Test("usage errors name the option and the term, exit 64", arguments: usageCases)
   func usageErrors(arguments: [String], message: String) async throws {
