@@ -90,4 +90,18 @@ struct CSVOutputTests {
     #expect(field("control") == "@c")
     #expect(field("duration_ns") == "-5")
   }
+
+  @Test("sessions' CSV holds the whole commit id; the table shows its first 12 characters")
+  func sessionsCSVKeepsTheWholeCommit() async throws {
+    let fixture = try FixtureDatabase()
+    let commit = "4f2a9c1d0e5b7a8c9d0e1f2a3b4c5d6e7f8091a2"
+    try fixture.session(1, name: "run")
+    try fixture.context(session: 1, commit: commit, branch: "main")
+    let csv = await CLIRunner.run(["sessions", "--db", fixture.path, "--format", "csv"])
+    #expect(csv.exit == 0, "\(csv.error)")
+    #expect(csv.out.contains("," + commit), "\(csv.out)")
+    let table = await CLIRunner.run(["sessions", "--db", fixture.path])
+    #expect(table.out.contains("4f2a9c1d0e5b"), "\(table.out)")
+    #expect(!table.out.contains(commit))
+  }
 }

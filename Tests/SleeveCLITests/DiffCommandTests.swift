@@ -1,4 +1,5 @@
 import Foundation
+import SleeveQuery
 import SleeveTestSupport
 import Testing
 
@@ -47,6 +48,18 @@ struct DiffCommandTests {
       "--last and --session choose sessions two ways; give one of them"
     ),
   ]
+
+  @Test(
+    "a combining mark after ',' or '=' in a selection is part of a term, never hides the separator")
+  func selectionSplitsOnScalars() throws {
+    let joined = try BaselineSelection.parse("branch=\u{301}main", on: QueryFilter())
+    #expect(Array((joined.branch ?? "").unicodeScalars) == Array("\u{301}main".unicodeScalars))
+    #expect(throws: ValueError.self) {
+      // The second term is `\u{301}last=2`, an unknown term, not more of the branch's value.
+      let filter = try BaselineSelection.parse("branch=main,\u{301}last=2", on: QueryFilter())
+      Issue.record("parsed as branch '\(filter.branch ?? "")'")
+    }
+  }
 
   @Test("usage errors name the option and the term, exit 64", arguments: usageCases)
   func usageErrors(arguments: [String], message: String) async throws {
@@ -155,5 +168,24 @@ struct DiffCommandTests {
       "diff", "--db", fixture.path, "--baseline", "branch=main", "--format", "csv",
     ])
     #expect(csv.out.contains("\"\(HostileNames.control)/\(HostileNames.handler)\""))
+  }
+
+  @Test("sides that ran no handler say so in one sentence in every format, with no '..'")
+  func nothingToCompare() async throws {
+    let fixture = try FixtureDatabase()
+    for id in Int64(1)...2 {
+      try fixture.session(id, name: "run", startedSeconds: 1_700_000_000 + id)
+      try fixture.context(session: id, branch: id == 1 ? "main" : "pr")
+    }
+    for format in ["table", "markdown", "github", "junit", "json"] {
+      let result = await CLIRunner.run([
+        "diff", "--db", fixture.path, "--baseline", "branch=main", "--format", format,
+      ])
+      #expect(result.exit == 0, "\(format): \(result.error)")
+      #expect(
+        result.out.contains("Nothing to compare: no handlers ran on either side"), "\(format)")
+      #expect(
+        !result.out.contains("..") && !result.out.contains(".**."), "\(format): \(result.out)")
+    }
   }
 }

@@ -235,4 +235,13 @@ struct JobSummaryTests {
       #expect(!fitted.text.unicodeScalars.contains("\u{FFFD}"), "existing \(existing)")
     }
   }
+
+  @Test("an escaped '\\<details>' in a recorded name is text, so a cut adds no '</details>' for it")
+  func escapedDetailsIsNotABlock() throws {
+    let row = "| " + MarkdownText.escaped("<details><summary>x") + " |\n"
+    let body = String(repeating: row, count: 60_000)
+    let fitted = try #require(StepSummaryText.fitted(body, existing: 0))
+    #expect(fitted.isCut)
+    #expect(!fitted.text.contains("</details>"), "\(fitted.text.suffix(200))")
+  }
 }

@@ -43,13 +43,17 @@ enum BaselineSelection {
     var filter = base
     filter.session = .all
     var seen: Set<String> = []
-    for term in text.split(separator: ",", omittingEmptySubsequences: false) {
-      guard let equals = term.firstIndex(of: "=") else {
+    // Split on scalars, never on `Character`s: a combining mark after `,` or `=` would
+    // otherwise join it into one `Character` and hide the separator.
+    for scalars in text.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false) {
+      let term = String(String.UnicodeScalarView(scalars))
+      guard let equals = scalars.firstIndex(of: "=") else {
         throw ValueError(
           "expected terms like branch=main,last=20, separated by commas; '\(term)' has no '='")
       }
-      let key = String(term[..<equals]).trimmingCharacters(in: .whitespaces)
-      let value = String(term[term.index(after: equals)...])
+      let key = String(String.UnicodeScalarView(scalars[..<equals]))
+        .trimmingCharacters(in: .whitespaces)
+      let value = String(String.UnicodeScalarView(scalars[scalars.index(after: equals)...]))
       guard seen.insert(key).inserted else { throw ValueError("'\(key)' is given twice") }
       do {
         try SessionTerms.apply(key, value, to: &filter)

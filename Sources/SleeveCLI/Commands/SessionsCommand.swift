@@ -25,8 +25,9 @@ enum SessionsCommand: Command {
     let sessions = try database.sessions(matching: filter)
     // Where sessions ran is shown when any of them knows it (files from before 0003, and
     // sessions recorded outside CI, keep the table as it was).
+    // Each column's field; the commit is shown short, and CSV (the raw form) holds all of it.
     let contextColumns: [(String, (SessionContext) -> String?)] = [
-      ("branch", \.branch), ("commit", { $0.commit.map(Self.shortCommit) }), ("test", \.test),
+      ("branch", \.branch), ("commit", \.commit), ("test", \.test),
     ].filter { _, field in sessions.contains { field($0.context) != nil } }
     var table = Table(
       columns: [
@@ -45,7 +46,12 @@ enum SessionsCommand: Command {
           Table.Cell(session.status), Table.Cell(String(session.fires)),
           Table.Cell(String(session.outcomes)), Table.Cell(String(session.droppedEvents)),
           Table.Cell(String(session.failedEvents)),
-        ] + contextColumns.map { _, field in Table.Cell(field(session.context) ?? "-") })
+        ]
+          + contextColumns.map { name, field in
+            let value = field(session.context)
+            return Table.Cell(
+              (name == "commit" ? value.map(Self.shortCommit) : value) ?? "-", raw: value ?? "")
+          })
     }
     let json = JSONValue.object([
       (

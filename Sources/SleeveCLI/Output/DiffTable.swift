@@ -64,7 +64,7 @@ enum DiffTable {
   static func summary(_ diff: BaselineDiff) -> String {
     let counts = diff.counts.map { "\($0.count) \($0.verdict.rawValue)" }
     let noun = diff.grouping.rawValue + (diff.rows.count == 1 ? "" : "s")
-    guard !counts.isEmpty else { return "Nothing to compare: no \(noun) ran on either side." }
+    guard !counts.isEmpty else { return "Nothing to compare: no \(noun) ran on either side" }
     return counts.joined(separator: ", ") + " of \(diff.rows.count) \(noun)"
   }
 

@@ -11,14 +11,22 @@ enum SchemaCheck {
   {
     let expected =
       migrations == SchemaMigrations.all ? try standard.get() : try schema(built: migrations)
-    let present = try columns(of: connection)
+    try require(expected, in: try columns(of: connection), path: connection.path)
+  }
+
+  /// Throws `StoreError.corrupt` naming the first table of `expected` that `present` lacks
+  /// (unless `tablesOptional`) or the first column a present table lacks.
+  private static func require(
+    _ expected: [String: Set<String>], in present: [String: Set<String>], path: String,
+    tablesOptional: Bool = false
+  ) throws {
     for (table, names) in expected.sorted(by: { $0.key < $1.key }) {
       guard let have = present[table] else {
-        throw StoreError.corrupt(path: connection.path, detail: "table '\(table)' is missing")
+        if tablesOptional { continue }
+        throw StoreError.corrupt(path: path, detail: "table '\(table)' is missing")
       }
       if let missing = names.sorted().first(where: { !have.contains($0) }) {
-        throw StoreError.corrupt(
-          path: connection.path, detail: "column '\(table).\(missing)' is missing")
+        throw StoreError.corrupt(path: path, detail: "column '\(table).\(missing)' is missing")
       }
     }
   }
@@ -27,12 +35,19 @@ enum SchemaCheck {
   /// add to a file at `applied`, empty: a reader of an older file then queries them as if
   /// they were there. Their definitions are read from an in-memory database the migrations
   /// built, never written a second time.
+  ///
+  /// - Throws: `StoreError.corrupt` when the file already has a table of that name lacking one
+  ///   of its columns (it was not made by the migration, so queries would fail half-way).
   static func createEmptyTables(
     on connection: Connection, missing: [Migration], after applied: [Migration]
   ) throws {
     let memory = try Connection(path: ":memory:", mode: .readWriteCreate)
     try Migrator.migrate(memory, migrations: applied + missing)
     let existing = try columns(of: connection)
+    // A table a pending migration would create that the file already has (made by something
+    // else, its ledger entry lost) is read as it is only when it has every column.
+    try require(
+      try columns(of: memory), in: existing, path: connection.path, tablesOptional: true)
     let statement = try memory.prepare(
       """
       SELECT name, sql FROM sqlite_master

@@ -69,13 +69,15 @@ enum StepSummaryText {
     return out
   }
 
-  /// How many times `needle` occurs in `haystack`, without overlaps.
+  /// How many times `needle` occurs in `haystack` as markup, without overlaps: an occurrence
+  /// right after a `\` is Markdown-escaped text (`MarkdownText` writes a recorded `<details>`
+  /// as `\<details\>`), not a block.
   private static func count(of needle: [UInt8], in haystack: [UInt8]) -> Int {
     guard !needle.isEmpty, haystack.count >= needle.count else { return 0 }
     var found = 0
     var index = 0
     while index <= haystack.count - needle.count {
-      if haystack[index] == needle[0],
+      if haystack[index] == needle[0], index == 0 || haystack[index - 1] != 0x5C,
         haystack[index..<(index + needle.count)].elementsEqual(needle)
       {
         found += 1
