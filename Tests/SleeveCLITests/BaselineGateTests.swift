@@ -45,6 +45,12 @@ struct BaselineGateTests {
     #expect(
       (errors?["detail"] as? String)?.hasPrefix("regressed in 1 of 3 candidate sessions") == true)
     #expect(await Self.check(history, candidate + ["--failure-limit", "1"]).exit == 1)
+    let short = await Self.check(history, ["--branch", "feature", "--failure-limit", "2"])
+    #expect(short.exit == 2)
+    #expect(
+      short.error.hasPrefix(
+        "Note: --failure-limit 2 but the candidate has 1 session: a regression can hold the gate, never roll it back"
+      ))
   }
 
   @Test("a handler with no baseline is advisory: listed, not counted, with why")

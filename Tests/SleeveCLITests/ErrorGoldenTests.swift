@@ -96,6 +96,15 @@ struct ErrorGoldenTests {
       ["report", "--baseline", "branch=main"],
       "--baseline marks sessions in the HTML report's trend; give --format html too", "report"
     ),
+    (
+      ["errors", "--branch", " "],
+      "The value ' ' is invalid for '--branch <name>': expected a branch; the value is empty",
+      "errors"
+    ),
+    (
+      ["quarantine", "add", "submit", "--control", "", "--reason", "x"],
+      "The control name is empty; leave --control out to cover every control", "quarantine"
+    ),
     (["errors", "--bogus"], "Unknown option '--bogus'", "errors"),
     (["errors", "--db"], "Missing value for '--db <path>'", "errors"),
     (["errors", "stray"], "Unexpected argument 'stray'", "errors"),

@@ -31,6 +31,13 @@ enum SessionTerms {
   static func apply(_ name: String, _ text: String, to filter: inout QueryFilter)
     throws(ValueError)
   {
+    // A recorded name, branch, test or tag that is blank reads as unknown, so a blank value
+    // could match nothing: it is a mistake, said as one.
+    if ["name", "branch", "test", "tag"].contains(name),
+      text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+    {
+      throw ValueError("expected a \(name == "name" ? "glob" : name); the value is empty")
+    }
     switch name {
     case "session": filter.session = try ValueParsers.session(text)
     case "name": filter.nameGlob = text

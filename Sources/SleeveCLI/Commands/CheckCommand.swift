@@ -81,6 +81,12 @@ enum CheckCommand: Command {
         let sides = try BaselineSelection.sessions(
           baseline: baselineFilter, candidate: filter, in: database, arguments: arguments,
           context: context)
+        if sides.candidate.count < failureLimit {
+          context.console.error(
+            "Note: --failure-limit \(failureLimit) but the candidate has "
+              + "\(sides.candidate.count) session\(sides.candidate.count == 1 ? "" : "s"): a "
+              + "regression can hold the gate, never roll it back (select more with --last).\n")
+        }
         result.baseline = try baselineChecks(
           sides, filter: filter, options: options, failureLimit: failureLimit,
           quarantined: try quarantine.reasons(in: database, filter: filter), in: database)

@@ -60,8 +60,16 @@ enum QuarantineCommand: Command {
     guard action == .list || words.count == 2 else {
       throw UsageError("Missing expected argument '<handler>'", command: spec.name)
     }
-    if action != .list, words[1].isEmpty {
+    // Names as reports show them are never blank (a blank recorded name reads as unknown).
+    if action != .list, words[1].unicodeScalars.allSatisfy(\.properties.isWhitespace) {
       throw UsageError("The handler name is empty; name it as reports do", command: spec.name)
+    }
+    if let control = arguments["control"],
+      control.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+    {
+      throw UsageError(
+        "The control name is empty; leave --control out to cover every control",
+        command: spec.name)
     }
     switch action {
     case .add: return try add(words[1], arguments, context: context)
