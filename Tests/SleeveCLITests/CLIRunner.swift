@@ -17,6 +17,24 @@ struct CLIRunner {
     return Result(exit: code.rawValue, out: console.capturedOutput, error: console.capturedError)
   }
 
+  /// Runs `arguments` and expects the usage error every command gives: exit 64, nothing on
+  /// standard output, and on standard error `Error: message`, the usage line of `command`
+  /// (the top level's for `nil`) and a pointer to its help.
+  static func expectUsageError(
+    _ arguments: [String], _ message: String, command: String?,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    let result = await run(arguments)
+    let spec = SleeveCLI.commands.first { $0.spec.name == command }?.spec
+    let usage = spec?.usage ?? "sleeve [--db <path>] [--format <format>] <subcommand>"
+    let help = command.map { "sleeve \($0) --help" } ?? "sleeve --help"
+    #expect(result.exit == 64, sourceLocation: sourceLocation)
+    #expect(result.out.isEmpty, sourceLocation: sourceLocation)
+    #expect(
+      result.error == "Error: \(message)\nUsage: \(usage)\n  See '\(help)' for more information.\n",
+      sourceLocation: sourceLocation)
+  }
+
   /// The golden file `name` next to this test target, or `nil` when missing.
   static func golden(_ name: String) -> String? {
     try? String(contentsOf: goldenURL(name), encoding: .utf8)

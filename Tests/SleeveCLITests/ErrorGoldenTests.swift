@@ -122,15 +122,7 @@ struct ErrorGoldenTests {
     "usage errors: one Error line, the usage line, a pointer to help, exit 64",
     arguments: usageCases)
   func usageErrors(arguments: [String], message: String, command: String?) async {
-    let result = await CLIRunner.run(arguments)
-    let spec = SleeveCLI.commands.first { $0.spec.name == command }?.spec
-    let usage = spec?.usage ?? "sleeve [--db <path>] [--format <format>] <subcommand>"
-    let help = command.map { "sleeve \($0) --help" } ?? "sleeve --help"
-    #expect(result.exit == 64)
-    #expect(result.out.isEmpty)
-    #expect(
-      result.error
-        == "Error: \(message)\nUsage: \(usage)\n  See '\(help)' for more information.\n")
+    await CLIRunner.expectUsageError(arguments, message, command: command)
   }
 
   @Test("a missing database exits 66 with one line naming it")

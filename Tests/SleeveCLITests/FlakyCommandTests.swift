@@ -160,13 +160,7 @@ struct FlakyCommandTests {
     "flaky's usage errors: one Error line, the usage line, a pointer to help, exit 64",
     arguments: usageCases)
   func usageErrors(arguments: [String], message: String) async {
-    let result = await CLIRunner.run(arguments)
-    #expect(result.exit == 64)
-    #expect(result.out.isEmpty)
-    #expect(
-      result.error
-        == "Error: \(message)\nUsage: \(FlakyCommand.spec.usage)\n"
-        + "  See 'sleeve flaky --help' for more information.\n")
+    await CLIRunner.expectUsageError(arguments, message, command: "flaky")
   }
 
   @Test("the README's flaky and quarantine commands run on a history and exit 0, in order")

@@ -214,12 +214,7 @@ struct QuarantineCommandTests {
     "quarantine's usage errors: one Error line, the usage line, a pointer to help, exit 64",
     arguments: usageCases)
   func usageErrors(arguments: [String], message: String) async {
-    let result = await CLIRunner.run(arguments)
-    #expect(result.exit == 64)
-    #expect(result.out.isEmpty)
-    #expect(
-      result.error
-        == "Error: \(message)\nUsage: \(QuarantineCommand.spec.usage)\n"
-        + "  See 'sleeve quarantine --help' for more information.\n")
+    await CLIRunner.expectUsageError(arguments, message, command: "quarantine")
   }
+
 }
