@@ -51,6 +51,19 @@ expect 64 "$sleeve" latency --db "$db" --percentiles 101
 expect 64 "$sleeve" check --db "$db" --max-p99 fast
 expect 66 "$sleeve" errors --db "$scratch/missing.sqlite"
 expect 66 "$sleeve" errors --db "$db" --session 999
+# Across runs: a history with a regression, a new failure type and a flaky handler.
+history="$scratch/history.sqlite"
+expect 0 "$sleeve" demo --history --db "$history" --fires 1000
+expect 0 "$sleeve" diff --db "$history" --baseline 'branch=main,last=20' --format markdown
+expect 0 "$sleeve" flaky --db "$history" --format json
+expect 1 "$sleeve" check --db "$history" --baseline 'branch=main,last=20' --format junit
+expect 1 "$sleeve" check --db "$history" --baseline 'branch=main' --format github
+expect 0 "$sleeve" quarantine add charge-card --control checkout.pay --reason smoke --db "$history"
+expect 0 "$sleeve" quarantine list --db "$history"
+expect 0 "$sleeve" report --db "$history" --session all --baseline 'branch=main' --format html \
+  --out "$scratch/report.html"
+expect 64 "$sleeve" diff --db "$history" --baseline 'last=3'
+expect 66 "$sleeve" diff --db "$history" --baseline 'branch=release'
 head -c 4096 /dev/urandom >"$scratch/noise.sqlite"
 expect 65 "$sleeve" errors --db "$scratch/noise.sqlite"
 
