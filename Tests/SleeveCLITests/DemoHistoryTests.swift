@@ -34,10 +34,10 @@ struct DemoHistoryTests {
     filter.session = .all
     let sessions = try QueryDatabase(path: recorded.path).sessions(matching: filter)
     #expect(sessions.count == 9)
-    #expect(sessions.prefix(8).allSatisfy { $0.context.branch == "main" })
-    #expect(Set(sessions.prefix(8).compactMap(\.context.commit)).count == 4)
-    #expect(sessions.last?.context.branch == "feature/faster-checkout")
-    #expect(sessions.last?.context.pullRequest == "42")
+    #expect(sessions.prefix(8).allSatisfy { $0.context.run.branch == "main" })
+    #expect(Set(sessions.prefix(8).compactMap(\.context.run.commit)).count == 4)
+    #expect(sessions.last?.context.run.branch == "feature/faster-checkout")
+    #expect(sessions.last?.context.run.pullRequest == "42")
     #expect(sessions.allSatisfy { $0.context.testID == "CheckoutTests/checkoutSubmits()" })
     #expect(sessions.allSatisfy { $0.context.testResult == "passed" })
     let table = await CLIRunner.run([

@@ -100,8 +100,8 @@ struct ContextFilterTests {
   func contextRead() throws {
     let fixture = try Self.history()
     let sessions = try QueryDatabase(path: fixture.path).sessions(matching: Self.filter { _ in })
-    #expect(sessions[0].context.commit == "aaaa1111ffff")
-    #expect(sessions[0].context.branch == "main")
+    #expect(sessions[0].context.run.commit == "aaaa1111ffff")
+    #expect(sessions[0].context.run.branch == "main")
     #expect(sessions[0].context.testTags == ["smoke"])
     #expect(sessions[0].context.test == "CheckoutTests/submit()")
     #expect(sessions[5].context == SessionContext())

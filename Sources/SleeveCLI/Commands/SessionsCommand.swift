@@ -27,7 +27,7 @@ enum SessionsCommand: Command {
     // sessions recorded outside CI, keep the table as it was).
     // Each column's field; the commit is shown short, and CSV (the raw form) holds all of it.
     let contextColumns: [(String, (SessionContext) -> String?)] = [
-      ("branch", \.branch), ("commit", \.commit), ("test", \.test),
+      ("branch", \.run.branch), ("commit", \.run.commit), ("test", \.test),
     ].filter { _, field in sessions.contains { field($0.context) != nil } }
     var table = Table(
       columns: [

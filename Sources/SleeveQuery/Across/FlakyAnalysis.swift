@@ -256,7 +256,7 @@ public struct FlakyAnalysis: Sendable {
 
   /// The commit a session built, lowercased; `nil` when it recorded none.
   private static func commit(of session: SessionSummary) -> String? {
-    guard let commit = session.context.commit, !commit.isEmpty else { return nil }
+    guard let commit = session.context.run.commit, !commit.isEmpty else { return nil }
     return commit.lowercased()
   }
 

@@ -4,26 +4,9 @@ import SleeveStore
 /// (`Migrations/0003_run_context.sql`). Every field is `nil` when unknown: outside CI, for a
 /// variable the CI system did not set, and for every session of a file from before 0003.
 public struct SessionContext: Equatable, Sendable {
-  /// The CI system, e.g. `github-actions`.
-  public var ciSystem: String?
-  /// The commit the run built.
-  public var commit: String?
-  /// The branch (or ref) the run built.
-  public var branch: String?
-  /// The pull or merge request number.
-  public var pullRequest: String?
-  /// The pipeline, workflow run or build id.
-  public var pipeline: String?
-  /// The attempt of that pipeline or job.
-  public var attempt: String?
-  /// The job's name.
-  public var job: String?
-  /// The runner's name.
-  public var runner: String?
-  /// The repository.
-  public var repository: String?
-  /// A link to the run.
-  public var buildURL: String?
+  /// Where it ran: commit, branch, pull request, pipeline, attempt, job, runner, repository,
+  /// build URL and CI system (a `ci_system` this binary does not know reads as `nil`).
+  public var run = RunContext()
   /// The recorded test's full id.
   public var testID: String?
   /// The test's display name.
@@ -44,9 +27,10 @@ public struct SessionContext: Equatable, Sendable {
   /// The fields that are known, by the names `sessions --format json` uses, in a fixed order.
   public var knownFields: [(name: String, value: String)] {
     let fields: [(String, String?)] = [
-      ("ciSystem", ciSystem), ("commit", commit), ("branch", branch),
-      ("pullRequest", pullRequest), ("pipeline", pipeline), ("attempt", attempt), ("job", job),
-      ("runner", runner), ("repository", repository), ("buildURL", buildURL),
+      ("ciSystem", run.ciSystem?.rawValue), ("commit", run.commit), ("branch", run.branch),
+      ("pullRequest", run.pullRequest), ("pipeline", run.pipeline), ("attempt", run.attempt),
+      ("job", run.job), ("runner", run.runner), ("repository", run.repository),
+      ("buildURL", run.buildURL),
       ("testID", testID), ("testName", testName), ("testSuite", testSuite),
       ("testResult", testResult),
     ]
@@ -69,16 +53,10 @@ public struct SessionContext: Equatable, Sendable {
       guard let value = row.text(at: first + offset), !value.isEmpty else { return nil }
       return value
     }
-    ciSystem = text(0)
-    commit = text(1)
-    branch = text(2)
-    pullRequest = text(3)
-    pipeline = text(4)
-    attempt = text(5)
-    job = text(6)
-    runner = text(7)
-    repository = text(8)
-    buildURL = text(9)
+    run = RunContext(
+      ciSystem: text(0).flatMap(RunContext.CISystem.init(rawValue:)), commit: text(1),
+      branch: text(2), pullRequest: text(3), pipeline: text(4), attempt: text(5), job: text(6),
+      runner: text(7), repository: text(8), buildURL: text(9))
     testID = text(10)
     testName = text(11)
     testSuite = text(12)

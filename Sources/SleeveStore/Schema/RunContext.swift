@@ -1,11 +1,9 @@
-import Foundation
-import SleeveStore
-
 /// Where a session ran: the commit, branch, pull request, pipeline, attempt, job, runner,
 /// repository and build URL of its CI run, recorded in `session_context`.
 ///
-/// Read at session start, with no configuration, from a fixed table of documented variables
-/// of six CI systems (``init(environment:)``; README, "Where a session ran"); nothing outside
+/// The recorder reads it at session start, with no configuration, from a fixed table of
+/// documented variables of six CI systems (SleeveRecorder's `RunContext(environment:)`;
+/// README, "Where a session ran"); queries read it back (`SessionContext.run`); nothing outside
 /// the table is read. `SLEEVE_COMMIT` and `SLEEVE_BRANCH` override the commit and branch (in
 /// CI or not), `RecorderOptions.context` overrides the environment, and the `context:` of
 /// `startSession`/`beginSession` overrides both, field by field: a field an override leaves
@@ -68,22 +66,6 @@ public struct RunContext: Sendable, Equatable {
     self.runner = runner
     self.repository = repository
     self.buildURL = buildURL
-  }
-
-  /// The context `environment` describes: the first CI system of the table whose marker
-  /// variable is set (GitHub Actions, GitLab CI, Buildkite, CircleCI, Jenkins, Azure
-  /// Pipelines, in that order), its fields read from that system's documented variables only,
-  /// then `SLEEVE_COMMIT` and `SLEEVE_BRANCH` over the commit and branch. The result is
-  /// recorded form: capped, blank values `nil`, `refs/heads/` off the branch.
-  ///
-  /// Pure: reads only the dictionary given (tests pass fixture environments; the recorder
-  /// passes the process's).
-  public init(environment: [String: String]) {
-    let variables = CIVariables(environment)
-    var context = CIVariables.table.lazy.compactMap { $0(variables) }.first ?? RunContext()
-    context.commit = variables["SLEEVE_COMMIT"] ?? context.commit
-    context.branch = variables["SLEEVE_BRANCH"] ?? context.branch
-    self = context.recorded
   }
 
   /// This context with every field `other` sets (in recorded form) replacing this one's.
