@@ -28,7 +28,7 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable {
 
   /// Every code with its meaning, as `sleeve help` and README list them.
   static let documented: [(code: ExitCode, meaning: String)] = [
-    (.success, "Success; check: every check passed (promote)."),
+    (.success, "Success; check: every check passed (promote); diff and flaky: always."),
     (.breach, "check: a check with enough samples breached (roll back)."),
     (.insufficient, "check: no breach, but too few samples to decide (hold)."),
     (.usage, "Usage error: unknown option, bad value, missing argument; check: nothing to check."),
