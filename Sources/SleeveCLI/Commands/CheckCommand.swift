@@ -59,12 +59,8 @@ enum CheckCommand: Command {
         throw UsageError("--\(name) applies to --baseline; give --baseline too", command: spec.name)
       }
     }
-    var handlersOnly = QueryFilter()
-    handlersOnly.control = filter.control
-    handlersOnly.handler = filter.handler
-    handlersOnly.flag = filter.flag
     let baselineFilter = try context.value("baseline", in: arguments) {
-      text throws(ValueError) in try BaselineSelection.parse(text, on: handlersOnly)
+      text throws(ValueError) in try BaselineSelection.parse(text, on: filter.handlersOnly)
     }
     let options = try BaselineSelection.options(arguments, context: context)
     let quarantine =
@@ -141,17 +137,11 @@ enum CheckCommand: Command {
     options: DiffOptions, failureLimit: Int, quarantined: @escaping (DiffRow) -> String?,
     in database: QueryDatabase
   ) throws -> [GateCheck] {
-    let pooled = try database.diff(
+    // Each candidate session alone counts reproductions; one session alone is the pooled one.
+    let diffs = try database.diffs(
       baseline: sides.baseline, candidate: sides.candidate, filter: filter, by: .handler,
-      options: options)
-    let perSession =
-      sides.candidate.count == 1
-      ? []
-      : try sides.candidate.map { session in
-        try database.diff(
-          baseline: sides.baseline, candidate: [session], filter: filter, by: .handler,
-          options: options)
-      }
+      options: options, eachAlone: sides.candidate.count > 1)
+    let (pooled, perSession) = (diffs.together, diffs.each)
     return BaselineGate.checks(
       pooled: pooled, perSession: perSession, failureLimit: failureLimit,
       quarantined: quarantined)
@@ -172,9 +162,7 @@ enum CheckCommand: Command {
       let entries = try database.quarantine()
       var flaky: Set<GroupKey> = []
       if self == .flaky {
-        var all = QueryFilter()
-        (all.session, all.control, all.handler, all.flag) =
-          (.all, filter.control, filter.handler, filter.flag)
+        let all = filter.handlersOnly
         let judged = FlakyAnalysis.judgedSessions(of: try database.sessions(matching: all))
         let analysis = FlakyAnalysis(
           try database.tallies(of: judged, filter: all, by: .handler, collectDurations: false))

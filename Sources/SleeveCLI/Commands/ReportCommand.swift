@@ -39,16 +39,13 @@ enum ReportCommand: Command {
     let minSamples = try context.value("min-samples", in: arguments) { text throws(ValueError) in
       try ValueParsers.count(text, minimum: 1)
     }
-    var handlersOnly = QueryFilter()
-    (handlersOnly.control, handlersOnly.handler, handlersOnly.flag) =
-      (filter.control, filter.handler, filter.flag)
     if arguments["baseline"] != nil && format != .html {
       throw UsageError(
         "--baseline marks sessions in the HTML report's trend; give --format html too",
         command: spec.name)
     }
     let baseline = try context.value("baseline", in: arguments) { text throws(ValueError) in
-      try BaselineSelection.parse(text, on: handlersOnly)
+      try BaselineSelection.parse(text, on: filter.handlersOnly)
     }
     let database = try context.openDatabase()
     let (report, trends): (RolloutReport, [HandlerTrend]) = try database.snapshot {

@@ -36,8 +36,7 @@ enum DiffTable {
 
   /// The reasons, the move and the smallest detectable change, as one sentence list.
   static func why(_ row: DiffRow) -> String {
-    var parts = row.reasons
-    if let moved = row.movedFrom { parts.append("registration moved from \(moved)") }
+    var parts = row.explanation
     if let rise = row.detectable.errorRate {
       parts.append("detectable: +\(Formatting.percent(rise)) error rate")
     }

@@ -2,8 +2,8 @@
 /// handler slower or flakier than it is on main?".
 ///
 /// Built one session at a time (``add(_:side:)``), so memory holds the pooled durations of
-/// both sides, never every session's tallies at once; then ``finish()`` tests every row and
-/// controls the error rate of the verdicts across rows.
+/// both sides, never every session's tallies at once; then ``finish()`` tests every row,
+/// controls the error rate of the verdicts across rows, and lets the durations go.
 public struct BaselineDiff: Sendable {
   /// A side of the comparison.
   public enum Side: String, Sendable {
@@ -111,5 +111,7 @@ public struct BaselineDiff: Sendable {
       let r = rank.firstIndex(of: right.verdict)!
       return (l, left.key.display) < (r, right.key.display)
     }
+    // The rows hold everything a reader needs; the pooled durations go.
+    pools = [.baseline: [:], .candidate: [:]]
   }
 }

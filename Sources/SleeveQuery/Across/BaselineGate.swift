@@ -53,9 +53,7 @@ public enum BaselineGate {
         }
         return (row.verdict == .insufficient ? .insufficient : .pass, nil)
       }
-      let reasons =
-        (row.reasons + (row.movedFrom.map { ["registration moved from \($0)"] } ?? []))
-        .joined(separator: "; ")
+      let reasons = row.explanation.joined(separator: "; ")
       let errors = verdict(.errorRate)
       var errorCheck = GateCheck(
         subject: subject, metric: .errorRateVersusBaseline, value: row.candidate.errorRate,

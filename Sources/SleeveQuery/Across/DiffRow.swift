@@ -92,4 +92,9 @@ public struct DiffRow: Sendable {
   public let minimumShift: Double
   /// Why, in a few plain sentences (the change, its p-value, the rule that decided).
   public let reasons: [String]
+
+  /// The reasons, then the move of a registration matched across one.
+  public var explanation: [String] {
+    reasons + (movedFrom.map { ["registration moved from \($0)"] } ?? [])
+  }
 }

@@ -21,19 +21,43 @@ extension QueryDatabase {
     baseline: [SessionSummary], candidate: [SessionSummary], filter: QueryFilter,
     by grouping: Grouping, options: DiffOptions
   ) throws -> BaselineDiff {
+    try diffs(
+      baseline: baseline, candidate: candidate, filter: filter, by: grouping, options: options,
+      eachAlone: false
+    ).together
+  }
+
+  /// Judges the candidate sessions together against the baseline and, with `eachAlone`, each
+  /// candidate session alone against it too (`check --baseline`'s failure limit), reading
+  /// every session once: the baseline's pools are built once and shared by every comparison
+  /// (copied only where a comparison changes them).
+  public func diffs(
+    baseline: [SessionSummary], candidate: [SessionSummary], filter: QueryFilter,
+    by grouping: Grouping, options: DiffOptions, eachAlone: Bool
+  ) throws -> (together: BaselineDiff, each: [BaselineDiff]) {
     try translating {
-      var diff = BaselineDiff(grouping: grouping, options: options)
-      for (side, sessions) in [(BaselineDiff.Side.baseline, baseline), (.candidate, candidate)] {
-        for session in sessions {
-          for tallies in try tallies(
-            of: [session], filter: filter, by: grouping, collectDurations: true)
-          {
-            diff.add(tallies, side: side)
-          }
+      func read(_ session: SessionSummary) throws -> [SessionTallies] {
+        try tallies(of: [session], filter: filter, by: grouping, collectDurations: true)
+      }
+      var base = BaselineDiff(grouping: grouping, options: options)
+      for session in baseline {
+        for tallies in try read(session) { base.add(tallies, side: .baseline) }
+      }
+      var together = base
+      var each: [BaselineDiff] = []
+      for session in candidate {
+        var alone = base
+        for tallies in try read(session) {
+          together.add(tallies, side: .candidate)
+          if eachAlone { alone.add(tallies, side: .candidate) }
+        }
+        if eachAlone {
+          alone.finish()
+          each.append(alone)
         }
       }
-      diff.finish()
-      return diff
+      together.finish()
+      return (together, each)
     }
   }
 }

@@ -128,26 +128,18 @@ struct RowDraft {
     let verdict: DiffRow.Verdict
     var causes: [DiffRow.Cause] = []
     let kinds = newKinds
-    let errorLarge =
-      errorChange.map { change in
-        change >= options.minErrorChange
-          && change >= options.minRelativeChange * (before.errorRate ?? 0)
-      } ?? false
-    let errorLargeBetter =
-      errorChange.map { change in
-        -change >= options.minErrorChange
-          && -change >= options.minRelativeChange * (before.errorRate ?? 0)
-      } ?? false
-    let latencyLarge =
-      shift.map { shift in
-        shift >= Double(options.minLatencyChangeNanoseconds)
-          && shift >= options.minRelativeChange * (baselineMedian ?? 0)
-      } ?? false
-    let latencyLargeBetter =
-      shift.map { shift in
-        -shift >= Double(options.minLatencyChangeNanoseconds)
-          && -shift >= options.minRelativeChange * (baselineMedian ?? 0)
-      } ?? false
+    // Whether a change (candidate − baseline, or its negation for an improvement) is at least
+    // the absolute minimum and the relative one times the baseline's value.
+    func large(_ change: Double?, absolute: Double, of base: Double?) -> Bool {
+      guard let change else { return false }
+      return change >= absolute && change >= options.minRelativeChange * (base ?? 0)
+    }
+    let minimumShift = Double(options.minLatencyChangeNanoseconds)
+    let errorLarge = large(errorChange, absolute: options.minErrorChange, of: before.errorRate)
+    let errorLargeBetter = large(
+      errorChange.map(-), absolute: options.minErrorChange, of: before.errorRate)
+    let latencyLarge = large(shift, absolute: minimumShift, of: baselineMedian)
+    let latencyLargeBetter = large(shift.map(-), absolute: minimumShift, of: baselineMedian)
     let errorRegressed = errorLarge && (adjusted[0].map { $0.holm < options.alpha } ?? false)
     let latencyRegressed = latencyLarge && (adjusted[1].map { $0.holm < options.alpha } ?? false)
     let errorImproved = errorLargeBetter && (betterQ[0].map { $0 < options.alpha } ?? false)
@@ -231,9 +223,7 @@ struct RowDraft {
       },
       newFailureKinds: kinds, detectable: detectable, strata: strata?.count, verdict: verdict,
       causes: causes,
-      minimumShift: max(
-        Double(options.minLatencyChangeNanoseconds),
-        options.minRelativeChange * (baselineMedian ?? 0)),
+      minimumShift: max(minimumShift, options.minRelativeChange * (baselineMedian ?? 0)),
       reasons: reasons)
   }
 

@@ -26,23 +26,27 @@ struct SidePool {
   /// Adds one session's tally of the group, under stratum `test`.
   mutating func add(_ tally: GroupTally, test: String) {
     guard tally.ran > 0 else { return }
-    sessions += 1
-    strata[test, default: Stratum()].failed += tally.failed
-    strata[test, default: Stratum()].n += tally.ran
-    strata[test, default: Stratum()].durations.append(contentsOf: tally.durations)
-    for (kind, count) in tally.failureKinds { kinds[kind, default: 0] += count }
-    if site == nil { site = tally.site }
+    fold(
+      sessions: 1, [test: Stratum(failed: tally.failed, n: tally.ran, durations: tally.durations)],
+      kinds: tally.failureKinds, site: tally.site)
   }
 
   /// Folds `other` (the same handler under another key, e.g. before its line moved) into this.
   mutating func absorb(_ other: SidePool) {
-    sessions += other.sessions
-    for (key, stratum) in other.strata {
+    fold(sessions: other.sessions, other.strata, kinds: other.kinds, site: other.site)
+  }
+
+  private mutating func fold(
+    sessions: Int, _ more: [String: Stratum], kinds moreKinds: [FailureKind: Int],
+    site: String?
+  ) {
+    self.sessions += sessions
+    for (key, stratum) in more {
       strata[key, default: Stratum()].failed += stratum.failed
       strata[key, default: Stratum()].n += stratum.n
       strata[key, default: Stratum()].durations.append(contentsOf: stratum.durations)
     }
-    for (kind, count) in other.kinds { kinds[kind, default: 0] += count }
-    if site == nil { site = other.site }
+    for (kind, count) in moreKinds { kinds[kind, default: 0] += count }
+    if self.site == nil { self.site = site }
   }
 }

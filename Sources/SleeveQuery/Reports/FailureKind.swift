@@ -30,21 +30,29 @@ public struct FailureKind: Hashable, Sendable, Comparable {
   }
 
   static func pattern(_ message: String) -> String {
+    // Called for every failed outcome a scan reads: the pattern's length is counted as it
+    // grows (a UnicodeScalarView counts by walking), and at most 4 × the cap is looked at.
     var out = String.UnicodeScalarView()
+    var length = 0
+    func append<Scalars: Collection<Unicode.Scalar>>(_ scalars: Scalars) {
+      let taken = scalars.prefix(maximumPatternScalars - length)
+      out.append(contentsOf: taken)
+      length += taken.count
+    }
     let scalars = Array(message.unicodeScalars.prefix(maximumPatternScalars * 4))
     var index = 0
-    while index < scalars.count, out.count < maximumPatternScalars {
+    while index < scalars.count, length < maximumPatternScalars {
       var end = index
       while end < scalars.count, scalars[end].properties.isASCIIHexDigit { end += 1 }
       let run = scalars[index..<end]
       if end - index >= 8 || run.contains(where: { ("0"..."9").contains($0) }) {
-        out.append("#")
+        append(CollectionOfOne("#"))
         index = end
       } else if end > index {
-        out.append(contentsOf: run.prefix(maximumPatternScalars - out.count))
+        append(run)
         index = end
       } else {
-        out.append(scalars[index])
+        append(CollectionOfOne(scalars[index]))
         index += 1
       }
     }

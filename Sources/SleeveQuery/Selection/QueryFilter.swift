@@ -63,6 +63,14 @@ public struct QueryFilter: Equatable, Sendable {
     commit != nil || branch != nil || testGlob != nil || tag != nil
   }
 
+  /// This filter's handler filters (`--control`, `--handler`, `--flag`) alone, over every
+  /// session: what a second selection (a baseline, the flaky window) shares with it.
+  public var handlersOnly: QueryFilter {
+    var only = QueryFilter()
+    (only.session, only.control, only.handler, only.flag) = (.all, control, handler, flag)
+    return only
+  }
+
   /// Whether a handler, control or flag filter is given.
   public var narrowsHandlers: Bool { control != nil || handler != nil || flag != nil }
 

@@ -53,9 +53,14 @@ enum CIFormat: Sendable {
     case .junit:
       context.console.out(JUnitXML.render(report, timestamp: WallClock.unixNanoseconds()))
     case .github:
+      // Each handler has several checks at one site: each file is looked for once.
       var report = report
+      var found: [String: SourceSite] = [:]
       for index in report.checks.indices {
-        report.checks[index].site = report.checks[index].site.map(Self.repositoryPath)
+        guard let site = report.checks[index].site else { continue }
+        let resolved = found[site.file] ?? Self.repositoryPath(SourceSite(file: site.file))
+        found[site.file] = resolved
+        report.checks[index].site = SourceSite(file: resolved.file, line: site.line)
       }
       context.console.out(GitHubWorkflowCommands.annotations(report))
       let written = try GitHubWorkflowCommands.appendJobSummary(
