@@ -28,6 +28,7 @@ let package = Package(
         .embedInCode("../../Migrations/0001_initial.sql"),
         .embedInCode("../../Migrations/0002_row_ids.sql"),
         .embedInCode("../../Migrations/0003_run_context.sql"),
+        .embedInCode("../../Migrations/0004_interactions.sql"),
       ],
       swiftSettings: strict
     ),

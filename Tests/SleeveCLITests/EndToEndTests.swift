@@ -66,7 +66,9 @@ struct EndToEndTests {
     let status = await CLIRunner.run(["migrate", "--db", path, "--status"])
     #expect(status.exit == 0)
     #expect(
-      status.out == "applied  0001_initial\napplied  0002_row_ids\napplied  0003_run_context\n")
+      status.out
+        == "applied  0001_initial\napplied  0002_row_ids\napplied  0003_run_context\napplied  0004_interactions\n"
+    )
     let migrate = await CLIRunner.run(["migrate", "--db", path])
     #expect(migrate.out == "'\(path)' is up to date.\n")
   }

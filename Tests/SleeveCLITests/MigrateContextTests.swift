@@ -33,7 +33,7 @@ struct MigrateContextTests {
     #expect(status.out.contains("pending  0003_run_context"))
     let migrate = await CLIRunner.run(["migrate", "--db", old.path])
     #expect(migrate.exit == 0)
-    #expect(migrate.out == "applied  0003_run_context\n")
+    #expect(migrate.out == "applied  0003_run_context\napplied  0004_interactions\n")
     #expect(try snapshot() == before)
     #expect(try old.connection.scalarInt("SELECT count(*) FROM sessions") == 2)
     #expect(
@@ -56,6 +56,7 @@ struct MigrateContextTests {
     let merged = try SleeveDatabase.openForReading(path: out)
     #expect(try merged.scalarInt("SELECT count(*) FROM sessions") == 1)
     #expect(try merged.scalarInt("SELECT count(*) FROM outcomes") == 26)
-    #expect(try Migrator.state(of: old.connection).pending == ["0003_run_context"])
+    #expect(
+      try Migrator.state(of: old.connection).pending == ["0003_run_context", "0004_interactions"])
   }
 }

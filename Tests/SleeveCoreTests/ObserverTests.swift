@@ -29,11 +29,14 @@ struct ObserverTests {
         "fire submit touchDown interaction", "end submit touchDown",
         "fire submit touchUpInside interaction", "outcome pay ok", "end submit touchUpInside",
         "fire submit primaryActionTriggered interaction", "end submit primaryActionTriggered",
+        "interaction submit tap 3",
         "fire gift valueChanged interaction", "outcome wrap failed", "end gift valueChanged",
+        "interaction gift toggle 1",
         "fire code editingDidBegin interaction", "end code editingDidBegin",
         "fire code editingChanged interaction", "outcome validate ok", "end code editingChanged",
         "fire code editingChanged interaction", "outcome validate ok", "end code editingChanged",
         "fire code editingDidEnd interaction", "end code editingDidEnd",
+        "interaction code type 4",
         "removed pay cancelled",
       ])
   }

@@ -133,7 +133,8 @@ struct ContextFilterTests {
     #expect(error.description.contains("no session in this file records a branch"))
     #expect(error.description.contains("SLEEVE_BRANCH"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-    #expect(try Migrator.state(of: connection).pending == ["0003_run_context"])
+    #expect(
+      try Migrator.state(of: connection).pending == ["0003_run_context", "0004_interactions"])
   }
 
   @Test("a file at 0003 missing session_context is damaged (65), not read as older")

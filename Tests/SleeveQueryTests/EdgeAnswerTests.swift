@@ -129,7 +129,10 @@ struct EdgeAnswerTests {
       try Connection(path: path), migrations: Array(SchemaMigrations.all.prefix(1)))
     let error = try #require(throws: QueryError.self) { try QueryDatabase(path: path) }
     #expect(
-      error == .store(.olderSchema(path: path, pending: ["0002_row_ids", "0003_run_context"])))
+      error
+        == .store(
+          .olderSchema(
+            path: path, pending: ["0002_row_ids", "0003_run_context", "0004_interactions"])))
     #expect(error.description.contains("run 'sleeve migrate --db \(path)'"))
   }
 

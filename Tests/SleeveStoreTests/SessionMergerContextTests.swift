@@ -117,7 +117,8 @@ struct SessionMergerContextTests {
     let old = try FixtureDatabase(migrations: 2)
     try old.addAlpha(as: 1)
     try old.addBeta(as: 2)
-    #expect(try Migrator.state(of: old.connection).pending == ["0003_run_context"])
+    #expect(
+      try Migrator.state(of: old.connection).pending == ["0003_run_context", "0004_interactions"])
     let directory = TemporaryDirectory()
     let target = try SleeveDatabase.openForWriting(path: directory.path("out.sqlite"))
     let report = try SessionMerger(target: target).merge(
@@ -128,7 +129,8 @@ struct SessionMergerContextTests {
     #expect(try target.scalarInt("SELECT count(*) FROM outcomes") == 29)
     #expect(try target.scalarInt("SELECT count(*) FROM session_context") == 0)
     // The input is untouched: still at 0002.
-    #expect(try Migrator.state(of: old.connection).pending == ["0003_run_context"])
+    #expect(
+      try Migrator.state(of: old.connection).pending == ["0003_run_context", "0004_interactions"])
   }
 
   @Test("an input at 0001 is still refused: it needs 'sleeve migrate' first")

@@ -2,10 +2,12 @@
 @MainActor
 open class Button: Control {
   /// Simulates a tap: `touchDown`, then `touchUpInside`, then `primaryActionTriggered`, each
-  /// as its own interaction fire. Nothing runs while the button is disabled.
+  /// as its own fire of one interaction (`tap`). Nothing runs while the button is disabled.
   public func tap() {
-    sendInteraction(for: .touchDown)
-    sendInteraction(for: .touchUpInside)
-    sendInteraction(for: .primaryActionTriggered)
+    performInteraction("tap") {
+      sendInteraction(for: .touchDown)
+      sendInteraction(for: .touchUpInside)
+      sendInteraction(for: .primaryActionTriggered)
+    }
   }
 }

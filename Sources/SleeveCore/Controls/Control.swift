@@ -93,7 +93,18 @@ open class Control {
   ///
   /// Override it in your own control to model what an interaction changes, then call
   /// `super`; `tap()`, `toggle()` and `type(_:)` are built on it.
+  ///
+  /// Outside ``performInteraction(_:_:)`` (and `tap()`, `toggle()`, `type(_:)`), the fire is an
+  /// interaction of its own, named by its events.
   open func sendInteraction(for events: ControlEvents) {
+    guard !isObserved || InteractionScope.isOpen(for: self) else {
+      performInteraction(events.description) { deliverInteraction(events) }
+      return
+    }
+    deliverInteraction(events)
+  }
+
+  private func deliverInteraction(_ events: ControlEvents) {
     guard isEnabled else {
       reportSuppressedInteraction(events)
       return

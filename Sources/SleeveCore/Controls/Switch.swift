@@ -14,9 +14,12 @@ open class Switch: Control {
   }
 
   /// Simulates the user flipping the switch: `isOn` changes, then `valueChanged` fires, so
-  /// handlers read the new value. While disabled the switch does not move.
+  /// handlers read the new value: one interaction, `toggle`. While disabled the switch does
+  /// not move.
   public func toggle() {
-    if isEnabled { isOn.toggle() }
-    sendInteraction(for: .valueChanged)
+    performInteraction("toggle") {
+      if isEnabled { isOn.toggle() }
+      sendInteraction(for: .valueChanged)
+    }
   }
 }

@@ -14,14 +14,16 @@ open class TextField: Control {
   }
 
   /// Simulates typing `input`: `editingDidBegin`, then for each character the character is
-  /// appended and `editingChanged` fires, then `editingDidEnd`. While disabled the text does
-  /// not change.
+  /// appended and `editingChanged` fires, then `editingDidEnd`: one interaction, `type`.
+  /// While disabled the text does not change.
   public func type(_ input: String) {
-    sendInteraction(for: .editingDidBegin)
-    for character in input {
-      if isEnabled { text.append(character) }
-      sendInteraction(for: .editingChanged)
+    performInteraction("type") {
+      sendInteraction(for: .editingDidBegin)
+      for character in input {
+        if isEnabled { text.append(character) }
+        sendInteraction(for: .editingChanged)
+      }
+      sendInteraction(for: .editingDidEnd)
     }
-    sendInteraction(for: .editingDidEnd)
   }
 }

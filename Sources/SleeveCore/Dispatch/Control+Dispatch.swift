@@ -121,6 +121,7 @@ extension Control {
       id: IdentifierCounter.nextFire(), control: info, events: events, origin: origin,
       parent: FireNesting.currentFire, depth: FireNesting.depth + 1,
       atNanoseconds: MonotonicClock.nanoseconds())
+    InteractionScope.note(fire, of: self)
     observer.fireBegan(fire)
     return ObservedFire(fire: fire, observer: observer)
   }

@@ -28,6 +28,9 @@ public protocol DispatchObserver: Sendable {
   @MainActor func fireEnded(_ fire: FireInfo, atNanoseconds: Int64)
   /// A flag changed state in a provider this observer watches.
   @MainActor func flagChanged(_ change: FlagChange)
+  /// A user interaction ended: its fires (and their synchronous outcomes) were reported
+  /// before this.
+  @MainActor func interactionEnded(_ interaction: InteractionInfo)
 }
 
 extension DispatchObserver {
@@ -43,6 +46,8 @@ extension DispatchObserver {
   @MainActor public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {}
   /// Does nothing.
   @MainActor public func flagChanged(_ change: FlagChange) {}
+  /// Does nothing.
+  @MainActor public func interactionEnded(_ interaction: InteractionInfo) {}
 }
 
 /// An observer that ignores everything. Attaching it is the same as attaching none: the

@@ -50,3 +50,22 @@ enum IdentifierCounter {
     return FireID(rawValue: fires)
   }
 }
+
+/// One user interaction's identity for the life of the process: unique, never reused.
+///
+/// Only observed interactions get an identity: an unobserved one costs no counter.
+public struct InteractionID: Hashable, Sendable, CustomStringConvertible {
+  /// The process-unique number; the first observed interaction is 1.
+  public let rawValue: UInt64
+  /// `interaction#N`.
+  public var description: String { "interaction#\(rawValue)" }
+}
+
+extension IdentifierCounter {
+  static var interactions: UInt64 = 0
+
+  static func nextInteraction() -> InteractionID {
+    interactions &+= 1
+    return InteractionID(rawValue: interactions)
+  }
+}

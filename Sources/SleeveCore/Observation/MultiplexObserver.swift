@@ -46,4 +46,9 @@ public struct MultiplexObserver: DispatchObserver {
   @MainActor public func flagChanged(_ change: FlagChange) {
     for observer in observers { observer.flagChanged(change) }
   }
+
+  /// Calls `interactionEnded` on each observer.
+  @MainActor public func interactionEnded(_ interaction: InteractionInfo) {
+    for observer in observers { observer.interactionEnded(interaction) }
+  }
 }

@@ -39,6 +39,9 @@ public struct RegistrationInfo: Hashable, Sendable {
   public let site: String
   /// Why the observer is told.
   public let change: Change
+  /// The registration this one replaced by `id:` (reported removed with reason `replaced`
+  /// just before this), when the change is ``Change/added`` by replacement; otherwise `nil`.
+  public let replaced: RegistrationID?
   /// When the observer was told (registration, change or attach), in ``MonotonicClock``
   /// nanoseconds.
   public let atNanoseconds: Int64

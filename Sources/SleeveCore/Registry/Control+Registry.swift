@@ -13,10 +13,11 @@ extension Control {
       retire(replaced)
       registry.replace(at: index, with: entry)
       reportRemoval(of: replaced.id, reason: .replaced)
+      activeObserver?.registered(info(for: entry, change: .added, replacing: replaced.id))
     } else {
       registry.append(entry)
+      activeObserver?.registered(info(for: entry, change: .added))
     }
-    activeObserver?.registered(info(for: entry, change: .added))
     return Registration(id: entry.id, control: self)
   }
 
@@ -80,12 +81,15 @@ extension Control {
   }
 
   /// What observers learn about `entry`.
-  func info(for entry: HandlerEntry, change: RegistrationInfo.Change) -> RegistrationInfo {
+  func info(
+    for entry: HandlerEntry, change: RegistrationInfo.Change, replacing: RegistrationID? = nil
+  ) -> RegistrationInfo {
     RegistrationInfo(
       id: entry.id, control: info, events: entry.events, kind: entry.kind,
       isAsync: entry.primary.isAsync || entry.fallback?.isAsync == true,
       identifier: entry.identifier, flagKey: entry.flagKey,
       anchorType: entry.anchorType.map { String(describing: $0) },
-      site: entry.site.description, change: change, atNanoseconds: MonotonicClock.nanoseconds())
+      site: entry.site.description, change: change, replaced: replacing,
+      atNanoseconds: MonotonicClock.nanoseconds())
   }
 }

@@ -5,14 +5,27 @@ import SleeveStore
 /// hot events, have lanes of their own in ``Batch``.
 enum RecordEvent: Sendable {
   case sessionStarted(SessionStart)
-  case registered(Box<RegistrationInfo>)
-  case removed(RemovalInfo)
+  case registered(Box<RegisteredHandler>)
+  /// A removal and its place in the session's order of registry changes.
+  case removed(RemovalInfo, sequence: Int64)
+  /// A user interaction that ended; written after the fires of its batch, whose row ids it
+  /// names.
+  case interactionEnded(Box<InteractionInfo>)
   /// A control the session has not described yet (fires carry only its id).
   case controlSeen(ControlInfo)
   case flagDefined(Box<FlagDefinition>)
   case flagChanged(Box<FlagChange>)
   /// The session's end, with how its test ended when a test framework said so.
   case sessionEnded(endedUnixNanoseconds: Int64, testResult: TestIdentity.Result?)
+}
+
+/// A registration as recorded: what the core reported, and, for an added or existing
+/// handler, its place in the session's order of registry changes (`registration_lifetimes`).
+struct RegisteredHandler: Sendable {
+  let info: RegistrationInfo
+  /// The session's count of additions and removals when this one happened (0 for a change
+  /// of events, which is neither).
+  let sequence: Int64
 }
 
 /// A buffered event and the session it belongs to.

@@ -17,6 +17,10 @@ final class FireStage {
   /// The ids of this session's fires begun and not yet ended, innermost last (at most the
   /// nesting limit deep): a nested fire's parent is recorded only when it is one of these.
   @exclusivity(unchecked) var openFireIDs: [UInt64] = []
+  /// The session's additions and removals so far (`registration_lifetimes`): registry
+  /// changes arrive here on the main actor in the order they happen, so the count orders them
+  /// exactly where timestamps can tie.
+  @exclusivity(unchecked) var registryChanges: Int64 = 0
   /// Controls already described to the writer, most recent first.
   @exclusivity(unchecked) private var seenControls: [ControlID] = []
 

@@ -194,12 +194,23 @@ public final class RecordingSession: DispatchObserver {
 
   /// Records a registration, a change of its events, or an existing handler.
   public func registered(_ registration: RegistrationInfo) {
-    append(.registered(Box(registration)))
+    var sequence: Int64 = 0
+    if registration.change != .eventsChanged {
+      stage.registryChanges += 1
+      sequence = stage.registryChanges
+    }
+    append(.registered(Box(RegisteredHandler(info: registration, sequence: sequence))))
   }
 
   /// Records a removal and its reason.
   public func removed(_ removal: RemovalInfo) {
-    append(.removed(removal))
+    stage.registryChanges += 1
+    append(.removed(removal, sequence: stage.registryChanges))
+  }
+
+  /// Records a user interaction: which of the fires recorded before it were one gesture.
+  public func interactionEnded(_ interaction: InteractionInfo) {
+    append(.interactionEnded(Box(interaction)))
   }
 
   /// Stages a fire; it reaches the buffer with its outcomes when it ends (dropped with them

@@ -30,7 +30,7 @@ final class BatchWriter {
   /// batch can be written again.
   private var controlDescriptions: [UInt64: ControlInfo] = [:]
   /// Every handler described so far, for the same reason.
-  private var registrationDescriptions: [UInt64: RegistrationInfo] = [:]
+  private var registrationDescriptions: [UInt64: RegisteredHandler] = [:]
 
   init(connection: Connection) throws {
     file = try OpenFile(connection)
@@ -62,14 +62,18 @@ final class BatchWriter {
     do {
       try connection.transaction {
         var ends: [PendingEvent] = []
+        var interactions: [PendingEvent] = []
         for pending in batch.structural {
-          if case .sessionEnded = pending.event {
-            ends.append(pending)
-          } else {
-            try apply(pending, to: &staged, newControls: &newControls)
+          switch pending.event {
+          case .sessionEnded: ends.append(pending)
+          case .interactionEnded: interactions.append(pending)
+          default: try apply(pending, to: &staged, newControls: &newControls)
           }
         }
         try writeFires(batch.fires, to: &staged, newControls: &newControls)
+        for pending in interactions {
+          try apply(pending, to: &staged, newControls: &newControls)
+        }
         try writeOutcomes(
           batch.outcomes, errors: batch.errors, to: &staged, newControls: &newControls)
         for pending in ends { try apply(pending, to: &staged, newControls: &newControls) }
@@ -105,8 +109,15 @@ final class BatchWriter {
       case .controlSeen(let control):
         controlDescriptions[control.id.rawValue] = control
       case .registered(let box):
-        controlDescriptions[box.value.control.id.rawValue] = box.value.control
-        registrationDescriptions[box.value.id.rawValue] = box.value
+        let info = box.value.info
+        controlDescriptions[info.control.id.rawValue] = info.control
+        if box.value.sequence != 0 || registrationDescriptions[info.id.rawValue] == nil {
+          registrationDescriptions[info.id.rawValue] = box.value
+        } else if let known = registrationDescriptions[info.id.rawValue] {
+          // A change of events keeps the registration's place in the order.
+          registrationDescriptions[info.id.rawValue] = RegisteredHandler(
+            info: info, sequence: known.sequence)
+        }
       default: break
       }
     }
@@ -165,7 +176,8 @@ final class BatchWriter {
           let info = registrationDescriptions[record.registration]
         {
           // The handler's row was lost with a failed batch: write it again.
-          try ensureControl(info.control, of: &session, key: key, newControls: &newControls)
+          try ensureControl(
+            info.info.control, of: &session, key: key, newControls: &newControls)
           try insertOrUpdate(info, of: &session, forceInsert: true)
           session.lostRegistrations.remove(record.registration)
         }
@@ -211,16 +223,20 @@ final class BatchWriter {
     case .controlSeen(let control):
       try ensureControl(control, of: &session, key: key, newControls: &newControls)
     case .registered(let box):
-      let info = box.value
-      try ensureControl(info.control, of: &session, key: key, newControls: &newControls)
-      try insertOrUpdate(info, of: &session)
-    case .removed(let removal):
+      try ensureControl(box.value.info.control, of: &session, key: key, newControls: &newControls)
+      try insertOrUpdate(box.value, of: &session)
+    case .removed(let removal, let sequence):
       let statement = statements.markRegistrationRemoved
       guard let id = session.registrationRowID(removal.id.rawValue) else { return }
       try statement.bind(session.sinceStart(removal.atNanoseconds), at: 1)
       try statement.bind(removal.reason.rawValue, at: 2)
       try statement.bind(id, at: 3)
       try statement.run()
+      try statements.markLifetimeEnded.bind(sequence, at: 1)
+      try statements.markLifetimeEnded.bind(id, at: 2)
+      try statements.markLifetimeEnded.run()
+    case .interactionEnded(let box):
+      try insert(box.value, of: &session, key: key, newControls: &newControls)
     case .flagDefined(let box):
       try upsert(box.value, of: session)
     case .flagChanged(let box):
@@ -297,8 +313,9 @@ final class BatchWriter {
   }
 
   private func insertOrUpdate(
-    _ info: RegistrationInfo, of session: inout WriterSession, forceInsert: Bool = false
+    _ registered: RegisteredHandler, of session: inout WriterSession, forceInsert: Bool = false
   ) throws {
+    let info = registered.info
     guard let id = session.registrationRowID(info.id.rawValue),
       let control = session.controlRowID(info.control.id.rawValue)
     else { return session.refuse() }
@@ -321,6 +338,41 @@ final class BatchWriter {
     try statement.bind(info.anchorType.map { RecordedText.capped($0, to: .name) }, at: 10)
     try statement.bind(RecordedText.capped(info.site, to: .name), at: 11)
     try statement.bind(session.sinceStart(info.atNanoseconds), at: 12)
+    try statement.run()
+    guard registered.sequence != 0 else { return }
+    let lifetime = statements.insertLifetime
+    try lifetime.bind(id, at: 1)
+    try lifetime.bind(registered.sequence, at: 2)
+    try lifetime.bind(info.replaced.flatMap { session.knownRegistrationRowID($0.rawValue) }, at: 3)
+    try lifetime.run()
+  }
+
+  /// An interaction's row; its fire ids are numbered as the fires were (they reached the
+  /// writer before it). An interaction none of whose fires can be numbered (every fire of the
+  /// session before it was dropped, and counted so) has no row; one past the session's
+  /// numbers is refused.
+  private func insert(
+    _ interaction: InteractionInfo, of session: inout WriterSession, key: SessionKey,
+    newControls: inout [SessionKey: Set<UInt64>]
+  ) throws {
+    guard let first = session.parentFireRowID(interaction.firstFire.rawValue),
+      let last = session.parentFireRowID(interaction.lastFire.rawValue)
+    else { return }
+    try ensureControl(interaction.control, of: &session, key: key, newControls: &newControls)
+    guard let control = session.controlRowID(interaction.control.id.rawValue),
+      let id = session.nextInteractionRowID()
+    else { return session.refuse() }
+    let statement = statements.insertInteraction
+    try statement.bind(id, at: 1)
+    try statement.bind(control, at: 2)
+    try statement.bind(RecordedText.capped(interaction.gesture, to: .name), at: 3)
+    try statement.bind(Int64(interaction.wasEnabled ? 1 : 0), at: 4)
+    try statement.bind(Int64(clamping: interaction.depth), at: 5)
+    try statement.bind(first, at: 6)
+    try statement.bind(last, at: 7)
+    try statement.bind(Int64(clamping: interaction.fireCount), at: 8)
+    try statement.bind(session.sinceStart(interaction.atNanoseconds), at: 9)
+    try statement.bind(session.sinceStart(interaction.endedAtNanoseconds), at: 10)
     try statement.run()
   }
 
@@ -412,7 +464,7 @@ final class BatchWriter {
     var touched: Set<SessionKey> = []
     for pending in batch.structural {
       if case .registered(let box) = pending.event {
-        sessions[pending.session]?.lostRegistrations.insert(box.value.id.rawValue)
+        sessions[pending.session]?.lostRegistrations.insert(box.value.info.id.rawValue)
       }
       sessions[pending.session]?.failedEvents += 1
       touched.insert(pending.session)

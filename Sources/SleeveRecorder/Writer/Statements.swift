@@ -15,6 +15,9 @@ final class Statements {
   let insertFlagEvent: Statement
   let insertContext: Statement
   let recordTestResult: Statement
+  let insertLifetime: Statement
+  let markLifetimeEnded: Statement
+  let insertInteraction: Statement
 
   init(_ connection: Connection) throws {
     insertSession = try connection.prepare(
@@ -72,6 +75,20 @@ final class Statements {
         pipeline, attempt, job, runner, repository, build_url, test_id, test_name, test_suite,
         test_tags_json)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+    insertLifetime = try connection.prepare(
+      """
+      INSERT OR IGNORE INTO registration_lifetimes (registration_id, added_seq,
+        replaced_registration_id)
+      VALUES (?, ?, ?)
+      """)
+    markLifetimeEnded = try connection.prepare(
+      "UPDATE registration_lifetimes SET removed_seq = ? WHERE registration_id = ?")
+    insertInteraction = try connection.prepare(
+      """
+      INSERT INTO interactions (id, control_id, gesture, was_enabled, depth, first_fire_id,
+        last_fire_id, fire_count, at_ns, ended_ns)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     // A session with no context row gets one holding only its result.
     recordTestResult = try connection.prepare(

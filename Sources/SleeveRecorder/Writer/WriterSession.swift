@@ -9,6 +9,7 @@ struct WriterSession {
   let startedMonotonicNanoseconds: Int64
   let startedUnixNanoseconds: Int64
   var outcomeSequence: Int64 = 0
+  var interactionSequence: Int64 = 0
   var knownControls: Set<UInt64> = []
   /// Fires and registrations whose rows were lost in a failed batch: their outcomes are
   /// counted as failed instead of written.
@@ -66,6 +67,19 @@ struct WriterSession {
     return id(Int64(fire - first) + 1)
   }
 
+  /// The row id of the registration with the process-wide number `registration` when this
+  /// session has numbered it already; never numbers a new one.
+  func knownRegistrationRowID(_ registration: UInt64) -> Int64? {
+    numbers.knownRegistration(registration).flatMap(id)
+  }
+
+  /// The row id of the session's next interaction, or `nil` once its numbers are used up.
+  mutating func nextInteractionRowID() -> Int64? {
+    guard let id = id(interactionSequence + 1) else { return nil }
+    interactionSequence += 1
+    return id
+  }
+
   /// The row id of the session's next outcome, or `nil` once its numbers are used up.
   mutating func nextOutcomeRowID() -> Int64? {
     guard let id = id(outcomeSequence + 1) else { return nil }
@@ -107,6 +121,9 @@ private final class RowNumbers {
 
   /// The number of the control `key` (process-wide), given now when it has none.
   func control(_ key: UInt64) -> Int64? { Self.number(of: key, in: &controls) }
+
+  /// The number of the registration `key` when it has one.
+  func knownRegistration(_ key: UInt64) -> Int64? { registrations[key] }
 
   /// The number of the registration `key` (process-wide), given now when it has none.
   func registration(_ key: UInt64) -> Int64? { Self.number(of: key, in: &registrations) }

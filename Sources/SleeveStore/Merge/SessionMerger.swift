@@ -35,6 +35,8 @@ public final class SessionMerger {
     public var flagChanges = 0
     /// Quarantine entries copied (entries the target already had are not counted).
     public var quarantineEntries = 0
+    /// Lint suppressions copied (suppressions the target already had are not counted).
+    public var lintSuppressions = 0
   }
 
   private let target: Connection
@@ -126,6 +128,7 @@ public final class SessionMerger {
     }
     report.flagChanges = try copyCommandLineFlagChanges()
     report.quarantineEntries = try copyQuarantine()
+    report.lintSuppressions = try copyLintSuppressions()
   }
 
   /// Whether the attached input has `table` (a file lacking an add-only migration lacks its
@@ -174,11 +177,13 @@ public final class SessionMerger {
 
   /// The lowest and highest id of `table` in `ids` in the input, or `nil` when it has none
   /// (each found with one primary-key seek).
-  private func idBounds(table: String, ids: ClosedRange<Int64>) throws -> (Int64, Int64)? {
+  private func idBounds(table: String, key: String = "id", ids: ClosedRange<Int64>) throws
+    -> (Int64, Int64)?
+  {
     var found: [Int64] = []
     for aggregate in ["min", "max"] {
       let statement = try target.prepare(
-        "SELECT \(aggregate)(id) FROM input.\(table) WHERE id BETWEEN ? AND ?")
+        "SELECT \(aggregate)(\(key)) FROM input.\(table) WHERE \(key) BETWEEN ? AND ?")
       try statement.bind(ids.lowerBound, at: 1)
       try statement.bind(ids.upperBound, at: 2)
       guard try statement.step(), let value = statement.optionalInt64(at: 0) else { return nil }
@@ -201,11 +206,14 @@ public final class SessionMerger {
 
   /// Deletes every row of the target's session `id`.
   private func deleteTargetSession(_ id: Int64) throws {
-    let ranged = ["outcomes", "fires", "registrations", "controls"]
-    for table in ranged {
+    let ranged = [
+      ("outcomes", "id"), ("interactions", "id"), ("fires", "id"),
+      ("registration_lifetimes", "registration_id"), ("registrations", "id"), ("controls", "id"),
+    ]
+    for (table, key) in ranged {
       guard let ids = RowID.range(of: id) else { break }  // a session that owns no ids
       let statement = try target.prepare(
-        "DELETE FROM main.\(table) WHERE id BETWEEN ? AND ?")
+        "DELETE FROM main.\(table) WHERE \(key) BETWEEN ? AND ?")
       try statement.bind(ids.lowerBound, at: 1)
       try statement.bind(ids.upperBound, at: 2)
       try statement.run()
@@ -262,7 +270,7 @@ public final class SessionMerger {
       guard let ids = RowID.range(of: session.id), let shift = RowID.range(of: newID)?.lowerBound
       else { return 0 }
       let mask = RowID.numberMask
-      let ranged = [
+      var ranged = [
         (
           "controls",
           """
@@ -303,9 +311,13 @@ public final class SessionMerger {
           """
         ),
       ]
+      if try inputHas("interactions") { ranged += Self.copyInteractionData }
       var outcomes = 0
       for (table, sql) in ranged {
-        guard let (first, last) = try idBounds(table: table, ids: ids) else { continue }
+        let key = table == "registration_lifetimes" ? "registration_id" : "id"
+        guard let (first, last) = try idBounds(table: table, key: key, ids: ids) else {
+          continue
+        }
         let statement = try target.prepare(sql)
         var start = first
         while true {
@@ -356,6 +368,49 @@ public final class SessionMerger {
       repository, build_url, test_id, test_name, test_suite, test_tags_json, test_result
     FROM input.session_context WHERE session_id = ?2
     """
+
+  /// Copies a session's interactions and registration lifetimes (Migrations/0004), ranged as
+  /// the other rows are: `?1`–`?2` the input's id range, `?3` the target's first id, `?4` the
+  /// number mask.
+  private static let copyInteractionData = [
+    (
+      "interactions",
+      """
+      INSERT INTO main.interactions (id, control_id, gesture, was_enabled, depth, first_fire_id,
+        last_fire_id, fire_count, at_ns, ended_ns)
+      SELECT ?3 | (id & ?4), ?3 | (control_id & ?4), gesture, was_enabled, depth,
+        ?3 | (first_fire_id & ?4), ?3 | (last_fire_id & ?4), fire_count, at_ns, ended_ns
+      FROM input.interactions WHERE id BETWEEN ?1 AND ?2
+      """
+    ),
+    (
+      "registration_lifetimes",
+      """
+      INSERT INTO main.registration_lifetimes (registration_id, added_seq, removed_seq,
+        replaced_registration_id)
+      SELECT ?3 | (registration_id & ?4), added_seq, removed_seq,
+        CASE WHEN replaced_registration_id IS NULL THEN NULL
+          ELSE ?3 | (replaced_registration_id & ?4) END
+      FROM input.registration_lifetimes WHERE registration_id BETWEEN ?1 AND ?2
+      """
+    ),
+  ]
+
+  /// Copies the lint suppressions the target does not have (same check and site, the table's
+  /// unique key); the target's own entry, reason and all, is kept.
+  private func copyLintSuppressions() throws -> Int {
+    guard try inputHas("lint_suppressions") else { return 0 }
+    return try target.transaction(deferred: true) {
+      try target.execute(
+        """
+        INSERT INTO main.lint_suppressions (check_id, site, reason, actor, added_unix_ns)
+        SELECT check_id, site, reason, actor, added_unix_ns FROM input.lint_suppressions
+        WHERE true ORDER BY id
+        ON CONFLICT DO NOTHING
+        """)
+      return Int(target.changes)
+    }
+  }
 
   /// Copies the quarantine entries the target does not have (same handler and control, the
   /// table's unique key); the target's own entry, reason and all, is kept.

@@ -10,6 +10,7 @@ final class RecordingObserver: DispatchObserver {
     var registrations: [RegistrationInfo] = []
     var removals: [RemovalInfo] = []
     var flagChanges: [FlagChange] = []
+    var interactions: [InteractionInfo] = []
     var names: [RegistrationID: String] = [:]
   }
 
@@ -21,6 +22,7 @@ final class RecordingObserver: DispatchObserver {
   var registrations: [RegistrationInfo] { log.withLock { $0.registrations } }
   var removals: [RemovalInfo] { log.withLock { $0.removals } }
   var flagChanges: [FlagChange] { log.withLock { $0.flagChanges } }
+  var interactions: [InteractionInfo] { log.withLock { $0.interactions } }
 
   /// The outcome statuses in order, as `handler:status[/reason]`.
   var statuses: [String] {
@@ -39,6 +41,14 @@ final class RecordingObserver: DispatchObserver {
       $0.registrations.append(registration)
       $0.lines.append(
         "registered \(registration.handler) \(registration.events) \(registration.change)")
+    }
+  }
+
+  func interactionEnded(_ interaction: InteractionInfo) {
+    log.withLock {
+      $0.interactions.append(interaction)
+      $0.lines.append(
+        "interaction \(interaction.control.name) \(interaction.gesture) \(interaction.fireCount)")
     }
   }
 
