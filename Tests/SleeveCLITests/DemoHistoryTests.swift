@@ -104,7 +104,9 @@ struct DemoHistoryTests {
     #expect(result.exit == 0, "\(result.error)")
     let trend = try #require(result.out.range(of: "<h2>Trend</h2>"))
     let figures = result.out[trend.upperBound...].components(separatedBy: "<figure>").dropFirst()
-    #expect(figures.count == 8, "one chart per handler")
+    // 8 handlers ran on main and 7 more in the branch's visit: the 12 most invoked are drawn.
+    #expect(figures.count == 12, "one chart per handler, up to the cap")
+    #expect(result.out.contains("The 12 most invoked of 15 handlers."))
     let charge = try #require(figures.first { $0.contains("checkout.pay/charge-card: error rate") })
     #expect(charge.components(separatedBy: "class=\"baseline\"").count - 1 == 8)
     #expect(charge.components(separatedBy: "class=\"candidate\"").count - 1 == 1)
@@ -137,7 +139,8 @@ struct DemoHistoryTests {
       try XMLLint.xpath("string(//testcase/skipped/@message)", in: flakyFile).hasPrefix(
         "flaky, flake rate 50.00%"))
     let diffXML = recorded.directory.path("diff.xml")
-    #expect(try XMLLint.xpath("count(//testcase)", in: diffXML) == "8")
+    // The 8 handlers of main, and the 7 only the branch's visit ran (verdict new).
+    #expect(try XMLLint.xpath("count(//testcase)", in: diffXML) == "15")
   }
 
   @Test(
@@ -167,7 +170,7 @@ struct DemoHistoryTests {
     #expect(flaky.exit == 0)
     #expect(
       flaky.out.hasPrefix(
-        "::warning file=Sources/SleeveCLI/Demo/CheckoutDemo.swift,line=149,title=sleeve flaky%3A checkout.gift-wrap · fetch-shipping-quote::flaky"
+        "::warning file=Sources/SleeveCLI/Demo/CheckoutDemo.swift,line=156,title=sleeve flaky%3A checkout.gift-wrap · fetch-shipping-quote::flaky"
       ))
     let written = try String(contentsOfFile: summary, encoding: .utf8)
     #expect(written.hasPrefix("### sleeve check\n\n**Session 9"))

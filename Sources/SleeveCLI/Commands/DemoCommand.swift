@@ -6,14 +6,16 @@ enum DemoCommand: Command {
     discussion: """
       Records through the real recorder: buttons, a switch, a text field, a flaky handler,
       a slow async handler, a handler whose owner is released, and the flag new-checkout
-      rolled back halfway. --fires scales it (10 million works; progress shows on a terminal).
-      --history records nine runs instead: eight of a checkout test on main across four
-      commits (one handler flaky), then one on a branch with a slower, more failing handler
-      and a new failure type, with CI context filled in: ready for diff, flaky and check.
+      rolled back halfway, as replayed traffic (programmatic fires); then one user's visit
+      by hand with one instance of each pitfall sleeve lint finds. --fires scales the
+      traffic (10 million works; progress shows on a terminal). --history records nine runs
+      instead: eight of a checkout test on main across four commits (one handler flaky),
+      then one on a branch with a slower, more failing handler, a new failure type and the
+      visit's pitfalls, with CI context filled in: ready for diff, flaky, check and lint.
       """,
     options: [
       SharedOptions.db,
-      OptionSpec("fires", value: "n", help: "Simulated user interactions (default: 2000)."),
+      OptionSpec("fires", value: "n", help: "Replayed taps, toggles and typing (default: 2000)."),
       OptionSpec("history", help: "Record a small history of runs on main and one on a branch."),
     ])
 
@@ -28,7 +30,7 @@ enum DemoCommand: Command {
     let summary = try await MainActor.run {
       CheckoutDemo(fires: fires) { done, total in
         guard showProgress else { return }
-        console.error("\rRecording: \(done * 100 / total)% (\(done) of \(total) interactions)")
+        console.error("\rRecording: \(done * 100 / total)% (\(done) of \(total) replayed)")
         if done == total { console.error("\n") }
       }
     }.run(path: context.databasePath)
@@ -36,8 +38,9 @@ enum DemoCommand: Command {
     let db = context.databasePath == "sleeve.sqlite" ? "" : " --db \(shownPath)"
     console.out(
       """
-      Recorded session \(summary.sessionID) '\(summary.sessionName)': \(summary.interactions) \
-      interactions on a checkout screen into \(shownPath).
+      Recorded session \(summary.sessionID) '\(summary.sessionName)': \(summary.replayed) \
+      replayed taps, toggles and typing on a checkout screen, then one visit by hand with \
+      each pitfall sleeve lint finds, into \(shownPath).
 
       Try next:
         sleeve sessions\(db)
@@ -65,7 +68,8 @@ enum DemoCommand: Command {
       """
       Recorded sessions \(ids.first ?? 0)-\(ids.last ?? 0): 8 runs of CheckoutTests on \
       \(DemoHistory.mainBranch) across 4 commits, then 1 on \(DemoHistory.candidateBranch), \
-      \(fires) interactions each, into \(shownPath).
+      \(fires) replayed taps, toggles and typing each (the branch's run with the visit's \
+      pitfalls), into \(shownPath).
 
       Try next:
         sleeve sessions\(db) --session all

@@ -3,7 +3,9 @@ import SleeveRecorder
 
 /// A simulated checkout screen, recorded through the real recorder: buttons, a switch, a text
 /// field, a flaky handler, a slow async handler, a handler whose owner is released, and a flag
-/// rolled back halfway through.
+/// rolled back halfway through. Its traffic is replayed as programmatic fires
+/// (``ReplayedTraffic``); then, unless the run says otherwise, one user visits the screen by
+/// hand (``CheckoutVisit``), so `sleeve lint` finds each of its checks once.
 @MainActor
 final class CheckoutDemo {
   /// What a run recorded (not the session itself, so the recorder closes, and checkpoints
@@ -11,7 +13,8 @@ final class CheckoutDemo {
   struct Summary {
     let sessionID: Int64
     let sessionName: String
-    let interactions: Int
+    /// The replayed gestures (taps, toggles, typing).
+    let replayed: Int
   }
 
   /// The analytics model the owner-bound handler belongs to; released halfway.
@@ -79,6 +82,10 @@ final class CheckoutDemo {
     var newCheckoutRejectsPerHundred: UInt64 = 6
     /// Whether the flag new-checkout is rolled back halfway.
     var rollsBackFlag = true
+    /// Whether the run has `sleeve lint`'s pitfalls: the analytics owner released a third of
+    /// the way while the pay button keeps firing (an orphaned handler), and
+    /// ``CheckoutVisit``'s visit at the end (every other check).
+    var pitfalls = true
     /// The simulation's seed.
     var seed: UInt64 = 2026
   }
@@ -165,14 +172,14 @@ final class CheckoutDemo {
     let step = max(fires / 100, 1)
     for index in 0..<fires {
       switch simulation.next(100) {
-      case 0..<70: pay.tap()
-      case 70..<85: giftWrap.toggle()
+      case 0..<70: ReplayedTraffic.tap(pay)
+      case 70..<85: ReplayedTraffic.toggle(giftWrap)
       case 85..<95:
         promo.text = ""
-        promo.type("SAVE10")
-      default: cancel.tap()
+        ReplayedTraffic.type("SAVE10", into: promo)
+      default: ReplayedTraffic.tap(cancel)
       }
-      if index == releaseAt { analytics = nil }
+      if index == releaseAt && run.pitfalls { analytics = nil }
       if index == rollbackAt && run.rollsBackFlag {
         flags.set(
           "new-checkout", to: .rolledBack(reason: "error rate over 2% in the demo"),
@@ -184,6 +191,10 @@ final class CheckoutDemo {
       }
     }
     await giftWrap.waitUntilIdle()
+    if run.pitfalls { await CheckoutVisit(observer: session).run(cancel: cancel) }
+    // The owners the run does not release live until the session ends: an owner gone early
+    // would orphan its handler.
+    withExtendedLifetime((router, analytics)) {}
     progress(fires, fires)
     if run.test != nil {
       try await session.end(testResult: .passed)
@@ -191,7 +202,7 @@ final class CheckoutDemo {
       try await session.end()
     }
     try await recorder.close()  // the file is checkpointed (no -wal) before the demo reports
-    return Summary(sessionID: session.rowID, sessionName: session.name, interactions: fires)
+    return Summary(sessionID: session.rowID, sessionName: session.name, replayed: fires)
   }
 }
 

@@ -7,7 +7,10 @@ import SleeveRecorder
 /// - `charge-card` is slower and declines more cards on the branch (a regression);
 /// - `update-total` fails on the branch in a way `main` never did (a new failure type);
 /// - `fetch-shipping-quote` times out in one of the two runs of two `main` commits, and
-///   not in the other (a flaky handler).
+///   not in the other (a flaky handler);
+/// - the branch's run has `sleeve lint`'s pitfalls, one of each (the analytics owner
+///   released while the pay button keeps firing, then ``CheckoutVisit``'s visit); the runs on
+///   `main` have none, so `sleeve lint --branch` finds them all and `main` lints clean.
 ///
 /// CI context is filled in (commit, branch, pipeline, job, repository, a build URL) and each
 /// run records its test, as the Swift Testing trait would.
@@ -37,6 +40,7 @@ enum DemoHistory {
     candidate.chargeScale = 5
     candidate.declinesPerThousand = 90
     candidate.missingTotal = true
+    candidate.pitfalls = true
     runs.append(candidate)
     return runs
   }
@@ -47,6 +51,7 @@ enum DemoHistory {
     var run = CheckoutDemo.Run()
     run.name = "CheckoutTests"
     run.rollsBackFlag = false
+    run.pitfalls = false  // the candidate's alone
     run.newCheckoutRejectsPerHundred = 0  // the flag's own rollout is the plain demo's story
     run.context = RunContext(
       ciSystem: .githubActions, commit: commit, branch: branch, pullRequest: pullRequest,
