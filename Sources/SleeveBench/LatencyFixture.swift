@@ -52,22 +52,7 @@ enum LatencyFixture {
     into connection: Connection
   ) throws {
     let base = session << RowID.numberBits
-    let uuidTail = String(session, radix: 16)
-    let uuid =
-      "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - uuidTail.count) + uuidTail
-    let row = try connection.prepare(
-      """
-      INSERT INTO sessions (id, uuid, name, started_unix_ns, ended_unix_ns, heartbeat_unix_ns,
-        status, durability, host, pid, os, runtime, sleeve_version, sqlite_version)
-      VALUES (?, ?, ?, ?, ?, ?, 'ended', 'batched', 'bench', 1, 'bench', 'Swift', '0.1.0', '3')
-      """)
-    try row.bind(session, at: 1)
-    try row.bind(uuid, at: 2)
-    try row.bind(name, at: 3)
-    try row.bind(session - 1, at: 4)
-    try row.bind(session, at: 5)
-    try row.bind(session, at: 6)
-    try row.run()
+    try BenchSessionRow.insert(session, name: name, into: connection)
     try connection.execute(
       "INSERT INTO controls (id, session_id, name, kind) VALUES (\(base | 1), \(session), 'bench', 'Button')"
     )
@@ -92,11 +77,7 @@ enum LatencyFixture {
       """)
     let slowdowns = (0..<handlers).map(shape.slowdown)
     let failures = (0..<handlers).map(shape.failuresPerMille)
-    var state = seed
-    func next() -> UInt64 {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return state >> 11
-    }
+    var random = FixtureRandom(seed: seed)
     var written = 0
     var fireNumber: Int64 = 0
     while written < outcomes {
@@ -109,9 +90,9 @@ enum LatencyFixture {
           try fire.bind(fireNumber * 1_000, at: 3)
           try fire.run()
           for handler in 0..<handlers where written < outcomes {
-            let roll = next() % 1_000
+            let roll = random.next(1_000)
             let scale: UInt64 = roll < 10 ? 1_000_000 : roll < 100 ? 50_000 : 5_000
-            let duration = 1_000 + next() % scale + UInt64(handler) * 10
+            let duration = 1_000 + random.next(scale) + UInt64(handler) * 10
             try outcome.bind(base | Int64(written + 1), at: 1)
             try outcome.bind(fireID, at: 2)
             try outcome.bind(base | Int64(handler + 1), at: 3)

@@ -7,6 +7,9 @@
 //   SleeveBench diff-db N H B PATH              writes B sessions on branch main and one on
 //                                               branch feature, N outcomes in all over H
 //                                               handlers, into PATH (for `sleeve diff`)
+//   SleeveBench lint-db N PATH                  writes one session of N outcomes from user
+//                                               interactions on a checkout screen into PATH
+//                                               (for `sleeve lint` against `sleeve errors`)
 //   SleeveBench merge N                         merge throughput for N outcomes vs a plain
 //                                               INSERT … SELECT through ATTACH (markdown)
 //   SleeveBench long-session N PATH             records N invocations into PATH and exits
@@ -39,6 +42,11 @@ do {
     else { throw BenchFailure("bad diff-db arguments") }
     try LatencyFixture.writeDiff(
       outcomes: outcomes, handlers: handlers, baselines: baselines, path: arguments[4])
+  case "lint-db" where arguments.count == 3:
+    guard let outcomes = Int(arguments[1]), outcomes > 0 else {
+      throw BenchFailure("bad lint-db arguments")
+    }
+    try LintFixture.write(outcomes: outcomes, path: arguments[2])
   case "merge" where arguments.count == 2:
     guard let outcomes = Int(arguments[1]) else { throw BenchFailure("bad count") }
     try MergeBench.printTable(outcomes: outcomes)
