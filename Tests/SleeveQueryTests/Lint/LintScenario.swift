@@ -51,18 +51,20 @@ enum LintScenario {
   /// Records one session in a fresh file: `body` builds the screen's pitfall on top of the
   /// clean wiring; returns the database.
   static func record(
-    _ directory: TemporaryDirectory,
+    _ directory: TemporaryDirectory, sessions: Int = 1,
     _ body: @MainActor @escaping (CheckoutScreen, RecordingSession) -> Void = { _, _ in }
   ) async throws -> QueryDatabase {
     let path = directory.path("lint-\(UUID().uuidString.prefix(8)).sqlite")
     let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "checkout")
-    await MainActor.run {
-      let screen = CheckoutScreen(observer: session)
-      screen.use()
-      body(screen, session)
+    for _ in 0..<sessions {
+      let session = try recorder.startSession(name: "checkout")
+      await MainActor.run {
+        let screen = CheckoutScreen(observer: session)
+        screen.use()
+        body(screen, session)
+      }
+      try await session.end()
     }
-    try await session.end()
     try await recorder.close()
     return try QueryDatabase(path: path)
   }
