@@ -6,8 +6,10 @@ struct LintSessionData {
   let session: SessionSummary
   var controls: [Int64: String] = [:]
   var registrations: [LintRegistration] = []
-  /// By registration number (low 32 bits of the id), an index into ``registrations``.
-  var indexByNumber: [Int64: Int] = [:]
+  /// By registration number (low 32 bits of the id), 1 + an index into ``registrations``
+  /// (0: none); numbers past its end are in ``sparseIndex`` (a file numbered sparsely).
+  var denseIndex: [Int32] = []
+  var sparseIndex: [Int64: Int] = [:]
   var tallies: [HandlerTally] = []
   /// Whether the session recorded lifetimes (schema 0004): registrations exist and at
   /// least one has a lifetime row.
@@ -46,14 +48,30 @@ struct LintSessionData {
         removalReason: rows.text(at: 8), added: rows.optionalInt64(at: 9),
         removed: rows.optionalInt64(at: 10), replaced: rows.optionalInt64(at: 11))
       if registration.added != nil { hasLifetimes = true }
-      indexByNumber[RowID.number(of: registration.id)] = registrations.count
       registrations.append(registration)
+    }
+    // Registration numbers run 1, 2, … per session: an array, unless a file says otherwise.
+    let highest = registrations.map { RowID.number(of: $0.id) }.max() ?? 0
+    let dense = highest <= Int64(registrations.count) * 2 + 1_024
+    if dense { denseIndex = Array(repeating: 0, count: Int(highest) + 1) }
+    for (index, registration) in registrations.enumerated() {
+      let number = RowID.number(of: registration.id)
+      if dense {
+        denseIndex[Int(number)] = Int32(index + 1)
+      } else {
+        sparseIndex[number] = index
+      }
     }
     tallies = Array(repeating: HandlerTally(), count: registrations.count)
   }
 
   /// The registration with row id `id`, if the session has it.
-  func index(of id: Int64) -> Int? { indexByNumber[RowID.number(of: id)] }
+  func index(of id: Int64) -> Int? {
+    let number = RowID.number(of: id)
+    guard number < Int64(denseIndex.count) else { return sparseIndex[number] }
+    let slot = denseIndex[Int(number)]
+    return slot == 0 ? nil : Int(slot - 1)
+  }
 
   /// The control's name (`-` when its row is missing).
   func controlName(_ id: Int64) -> String { controls[id] ?? "-" }
@@ -84,9 +102,7 @@ struct LintSessionData {
       if factsPerFire && (status == ok || status == failed) {
         record(status == failed ? FireFacts.ran | FireFacts.failed : FireFacts.ran, of: fire)
       }
-      guard let index = indexByNumber[RowID.number(of: statement.int64(at: 0))] else {
-        continue
-      }
+      guard let index = index(of: statement.int64(at: 0)) else { continue }
       switch status {
       case ok, failed:
         tallies[index].reached += 1
