@@ -128,7 +128,11 @@ enum LintFindingText {
       LintEvidence("over budget", .count(over.count)),
       LintEvidence("max", .nanoseconds(maximum)),
     ]
-    if p99Over, let p99 { evidence.insert(LintEvidence("p99", .nanoseconds(Int64(p99))), at: 1) }
+    if p99Over, let p99 {
+      // Interpolating between two durations near Int64.max can round past it.
+      let nanoseconds = p99 >= Double(Int64.max) ? Int64.max : Int64(p99)
+      evidence.insert(LintEvidence("p99", .nanoseconds(nanoseconds)), at: 1)
+    }
     evidence.append(LintEvidence("frame budget", .nanoseconds(budget)))
     let what = p99Over ? "p99 and max" : "max"
     return make(
