@@ -1,0 +1,76 @@
+import Foundation
+import SleeveQuery
+import SleeveTestSupport
+import Testing
+
+/// `sleeve demo` and `demo --history` hold one instance of each pitfall `sleeve lint` checks
+/// for, so a newcomer who runs the demo and then lint sees every check fire once.
+@Suite("demo, linted", .serialized)
+struct DemoLintTests {
+  /// Where each check's instance is, by the control its finding names: the visit's controls
+  /// (`CheckoutVisit`) and the traffic's orphaned `track-purchase`.
+  static let expectedControls: [LintCheck: String] = [
+    .accumulation: "checkout.save-address",
+    .silentReplacement: "checkout.close",
+    .mixedWiring: "checkout.cancel",
+    .orphanedHandler: "checkout.pay",
+    .deadInteraction: "checkout.apple-pay",
+    .rageInteraction: "checkout.apply-promo",
+    .errorInteraction: "checkout.postcode",
+    .mainThreadStall: "checkout.save-card",
+    .nestingPressure: "checkout.express-shipping",
+  ]
+
+  /// Every finding on one line: check, control, handler and message, for failure messages.
+  static func describe(_ report: LintReport) -> String {
+    report.findings.map { "\($0.check.id) \($0.control) \($0.handler ?? "-"): \($0.message)" }
+      .joined(separator: "\n")
+  }
+
+  /// Expects exactly one finding per check, on the control the demo put it on.
+  static func expectOneOfEach(_ report: LintReport, sessions: [Int64]) {
+    let byCheck = Dictionary(grouping: report.findings, by: \.check)
+    for check in LintCheck.allCases {
+      let findings = byCheck[check] ?? []
+      #expect(findings.count == 1, "\(check.id): \(findings.count)\n\(describe(report))")
+      #expect(findings.first?.control == expectedControls[check], "\(check.id)")
+      #expect(findings.first?.sessions == sessions, "\(check.id)")
+    }
+    #expect(report.findings.count == LintCheck.allCases.count, "\(describe(report))")
+    #expect(report.suppressed.isEmpty && report.sessionsWithoutInteractionData == 0)
+  }
+
+  // A stall is a synchronous handler's p99 or maximum over 16.7 ms, and durations are
+  // measured: a machine loaded enough to stop the process for a frame inside a microsecond
+  // handler makes that handler's maximum one too. A short run of traffic (200 replayed
+  // gestures, about 0.1 s of handlers) keeps that chance small; the message names the
+  // handler if it happens.
+  @Test("sleeve demo's database, linted, has exactly one finding per check, where the demo put it")
+  func demoHasOneOfEach() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("demo.sqlite")
+    let demo = await CLIRunner.run(["demo", "--db", path, "--fires", "200"])
+    try #require(demo.exit == 0, "\(demo.error)")
+    let report = try QueryDatabase(path: path).lint(filter: QueryFilter())
+    Self.expectOneOfEach(report, sessions: [1])
+  }
+
+  @Test("demo --history: the branch's run has one finding per check, and main's runs none")
+  func historyHasThemOnTheBranch() async throws {
+    let (path, _) = await RecordedHistory.shared.recorded()
+    let database = try QueryDatabase(path: path)
+    var branch = QueryFilter()
+    branch.session = .all
+    branch.branch = "feature/faster-checkout"
+    Self.expectOneOfEach(try database.lint(filter: branch), sessions: [9])
+    var all = QueryFilter()
+    all.session = .all
+    Self.expectOneOfEach(try database.lint(filter: all), sessions: [9])
+    var main = QueryFilter()
+    main.session = .all
+    main.branch = "main"
+    let clean = try database.lint(filter: main)
+    #expect(clean.sessions == 8)
+    #expect(clean.findings.isEmpty, "\(Self.describe(clean))")
+  }
+}
