@@ -5,8 +5,8 @@ import SleeveStore
 /// 4,096 interactions.
 ///
 /// It is written by SQL, not recorded: the recorder stamps real time, so millions of
-/// interactions recorded in seconds would be one endless rage burst on every control, and
-/// recording 10 million outcomes through it takes minutes. The rows keep migration 0004's
+/// interactions recorded in seconds would be one endless rage burst on every control, where
+/// a real screen's interactions are seconds apart. The rows keep migration 0004's
 /// rules: each interaction's fires are exactly the fires of its control with origin 0 at its
 /// depth between its first and last fire ids; every registration has its lifetime, additions
 /// and removals numbered in one order; a replacement names what it replaced.

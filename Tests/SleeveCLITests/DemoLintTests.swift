@@ -27,24 +27,33 @@ struct DemoLintTests {
       .joined(separator: "\n")
   }
 
-  /// Expects exactly one finding per check, on the control the demo put it on.
+  /// A stall lint reports as a note: a synchronous handler whose maximum alone (not its p99)
+  /// went over the frame budget.
+  ///
+  /// Durations are measured, and a loaded machine (the whole suite in parallel on two cores)
+  /// that stops the process for a frame inside a microsecond handler makes that invocation
+  /// a stall: such notes are the machine's, not the demo's, so they are set apart. The
+  /// demo's own stall is over the budget at p99 (one 20 ms invocation), a warning.
+  static func isMaximumOnlyStall(_ finding: LintFinding) -> Bool {
+    finding.check == .mainThreadStall && finding.severity == .note
+  }
+
+  /// Expects exactly one finding per check, at the check's own severity, on the control the
+  /// demo put it on, in `sessions`; nothing else but maximum-only stalls.
   static func expectOneOfEach(_ report: LintReport, sessions: [Int64]) {
-    let byCheck = Dictionary(grouping: report.findings, by: \.check)
+    let findings = report.findings.filter { !isMaximumOnlyStall($0) }
+    let byCheck = Dictionary(grouping: findings, by: \.check)
     for check in LintCheck.allCases {
-      let findings = byCheck[check] ?? []
-      #expect(findings.count == 1, "\(check.id): \(findings.count)\n\(describe(report))")
-      #expect(findings.first?.control == expectedControls[check], "\(check.id)")
-      #expect(findings.first?.sessions == sessions, "\(check.id)")
+      let found = byCheck[check] ?? []
+      #expect(found.count == 1, "\(check.id): \(found.count)\n\(describe(report))")
+      #expect(found.first?.control == expectedControls[check], "\(check.id)")
+      #expect(found.first?.severity == check.severity, "\(check.id)")
+      #expect(found.first?.sessions == sessions, "\(check.id)")
     }
-    #expect(report.findings.count == LintCheck.allCases.count, "\(describe(report))")
+    #expect(findings.count == LintCheck.allCases.count, "\(describe(report))")
     #expect(report.suppressed.isEmpty && report.sessionsWithoutInteractionData == 0)
   }
 
-  // A stall is a synchronous handler's p99 or maximum over 16.7 ms, and durations are
-  // measured: a machine loaded enough to stop the process for a frame inside a microsecond
-  // handler makes that handler's maximum one too. A short run of traffic (200 replayed
-  // gestures, about 0.1 s of handlers) keeps that chance small; the message names the
-  // handler if it happens.
   @Test("sleeve demo's database, linted, has exactly one finding per check, where the demo put it")
   func demoHasOneOfEach() async throws {
     let directory = TemporaryDirectory()
@@ -71,6 +80,6 @@ struct DemoLintTests {
     main.branch = "main"
     let clean = try database.lint(filter: main)
     #expect(clean.sessions == 8)
-    #expect(clean.findings.isEmpty, "\(Self.describe(clean))")
+    #expect(clean.findings.allSatisfy(Self.isMaximumOnlyStall), "\(Self.describe(clean))")
   }
 }
