@@ -24,7 +24,8 @@ struct LintReadmeTests {
     }
   }
 
-  @Test("README's check table lists every LintCheck in order with its id, severity, pitfall and fix")
+  @Test(
+    "README's check table lists every LintCheck in order with its id, severity, pitfall and fix")
   func tableIsTheCatalogue() throws {
     let expected = LintCheck.allCases.map { check -> [String] in
       // The explanation is the pitfall, then the fix, at its first "; ".
