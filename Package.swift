@@ -88,7 +88,9 @@ let package = Package(
     ),
     .testTarget(
       name: "SleeveQueryTests",
-      dependencies: ["SleeveQuery", "SleeveStore", "SleeveTestSupport"],
+      dependencies: [
+        "SleeveQuery", "SleeveStore", "SleeveTestSupport", "SleeveRecorder", "SleeveCore",
+      ],
       swiftSettings: strict
     ),
     .testTarget(

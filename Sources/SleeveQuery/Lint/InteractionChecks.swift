@@ -1,0 +1,129 @@
+/// The checks that read a session's user interactions (schema 0004): dead, rage and error
+/// interactions. An interaction's fires are found by the migration's rule; its facts are
+/// the facts of those fires (did a handler run, did one fail).
+struct InteractionChecks {
+  let options: LintOptions
+
+  /// Per control: interactions, dead ones, failed ones, and the rage window.
+  private struct ControlState {
+    var interactions: Int64 = 0
+    var dead: Int64 = 0
+    var failed: Int64 = 0
+    var rage = RageWindow()
+  }
+
+  /// Streams the session's interactions (in the order they ended) into the three checks.
+  /// Control totals go to `totals` so a share is over every session's interactions.
+  func run(
+    _ data: LintSessionData, database: QueryDatabase, into sink: inout LintObservations,
+    totals: inout [String: Int64]
+  ) throws {
+    guard let ids = data.session.idRange else { return }
+    let rows = try database.connection.prepare(
+      """
+      SELECT control_id, was_enabled, depth, first_fire_id, last_fire_id, fire_count, ended_ns
+      FROM interactions WHERE id BETWEEN ? AND ? ORDER BY id
+      """)
+    try rows.bind(ids.lowerBound, at: 1)
+    try rows.bind(ids.upperBound, at: 2)
+    let members = try database.connection.prepare(
+      """
+      SELECT id FROM fires WHERE id BETWEEN ? AND ? AND control_id = ? AND depth = ?
+        AND origin = 0
+      """)
+    var states: [Int64: ControlState] = [:]
+    while try rows.step() {
+      let control = rows.int64(at: 0)
+      let (first, last, count) = (rows.int64(at: 3), rows.int64(at: 4), rows.int64(at: 5))
+      var facts: UInt8 = 0
+      if last >= first, last - first + 1 == count, count <= Int64(data.session.fires) {
+        // No other fire in between (nothing nested): the range is the interaction.
+        var fire = first
+        while fire <= last {
+          facts |= data.facts(of: fire)
+          fire += 1
+        }
+      } else {
+        members.reset()
+        try members.bind(first, at: 1)
+        try members.bind(last, at: 2)
+        try members.bind(control, at: 3)
+        try members.bind(rows.int64(at: 2), at: 4)
+        while try members.step() { facts |= data.facts(of: members.int64(at: 0)) }
+      }
+      let dead = rows.int64(at: 1) != 0 && facts & FireFacts.ran == 0
+      let failed = facts & FireFacts.failed != 0
+      var state = states[control] ?? ControlState()
+      state.interactions += 1
+      if dead { state.dead += 1 }
+      if failed { state.failed += 1 }
+      state.rage.add(
+        at: rows.int64(at: 6), dead: dead, failed: failed, count: options.rageCount,
+        window: options.rageWindowNanoseconds)
+      states[control] = state
+    }
+    for (control, state) in states {
+      let name = data.controlName(control)
+      totals[name, default: 0] += state.interactions
+      let session: Set<Int64> = [data.session.id]
+      if state.dead > 0 {
+        sink.add(
+          LintObservationKey(check: .deadInteraction, control: name, handler: nil, site: nil),
+          LintObservation(numbers: [state.dead], sessions: session))
+      }
+      if state.failed > 0 {
+        sink.add(
+          LintObservationKey(check: .errorInteraction, control: name, handler: nil, site: nil),
+          LintObservation(numbers: [state.failed], sessions: session))
+      }
+      let rage = state.rage
+      if rage.bursts > 0 {
+        sink.add(
+          LintObservationKey(check: .rageInteraction, control: name, handler: nil, site: nil),
+          LintObservation(
+            numbers: [rage.bursts, rage.largest, rage.members, rage.dead, rage.failed],
+            sessions: session))
+      }
+    }
+  }
+}
+
+/// Rage bursts on one control: an interaction is in a burst when it and the `count - 1`
+/// before it ended within `window`; a burst is a run of such interactions (and the ones
+/// that started it). Keeps only the last `count - 1` interactions: memory does not grow with
+/// the session.
+struct RageWindow {
+  private var recent: [(at: Int64, dead: Bool, failed: Bool, counted: Bool)] = []
+  private var current: Int64 = 0
+  private(set) var bursts: Int64 = 0
+  private(set) var largest: Int64 = 0
+  private(set) var members: Int64 = 0
+  private(set) var dead: Int64 = 0
+  private(set) var failed: Int64 = 0
+
+  /// Adds the next interaction, ended at `at` (nanoseconds, nondecreasing).
+  mutating func add(at: Int64, dead isDead: Bool, failed isFailed: Bool, count: Int, window: Int64)
+  {
+    let needed = max(count, 1)
+    recent.append((at, isDead, isFailed, false))
+    if recent.count > needed { recent.removeFirst(recent.count - needed) }
+    let spanned =
+      recent.count == needed
+      && at.subtractingReportingOverflow(recent[0].at)
+        .partialValue <= window
+      && at >= recent[0].at
+    guard spanned else {
+      current = 0
+      return
+    }
+    if current == 0 { bursts += 1 }
+    for index in recent.indices where !recent[index].counted {
+      recent[index].counted = true
+      current += 1
+      members += 1
+      if recent[index].dead { dead += 1 }
+      if recent[index].failed { failed += 1 }
+    }
+    largest = max(largest, current)
+  }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import SleeveCore
+import SleeveQuery
+import SleeveRecorder
+import SleeveTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One recorded session per pitfall, through the real core and recorder: each is found with
+/// its evidence, and nothing else is.
+@Suite("Lint checks")
+struct LintCheckTests {
+  @Test("the clean checkout flags nothing, its deliberate replacement by id included")
+  func cleanSessionFlagsNothing() async throws {
+    let directory = TemporaryDirectory()
+    let report = try LintScenario.lint(try await LintScenario.record(directory))
+    #expect(LintScenario.summary(report) == [])
+    #expect(report.sessions == 1 && report.sessionsWithoutInteractionData == 0)
+    #expect(report.checks == LintCheck.allCases)
+  }
+
+  @Test("a site configured n times without an id is found, n registrations live at once")
+  func accumulationIsFound() async throws {
+    let seed = UInt64(Date().timeIntervalSince1970)
+    var generator = SeededGenerator(seed: seed)
+    let times = Int.random(in: 2...6, using: &generator)
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { screen, _ in
+      for _ in 0..<times { Self.configure(screen.pay) }
+      screen.pay.sendActions(for: .touchUpInside)
+    }
+    let report = try LintScenario.lint(database)
+    let findings = report.findings
+    try #require(findings.count == 1, "seed \(seed): \(LintScenario.summary(report))")
+    #expect(findings[0].check == .accumulation && findings[0].severity == .error)
+    #expect(findings[0].control == "checkout.pay")
+    #expect(findings[0].site?.hasSuffix("LintCheckTests.swift:\(Self.configureLine)") == true)
+    let evidence = LintScenario.evidence(findings[0])
+    #expect(evidence["registrations"] == "\(times)", "seed \(seed)")
+    #expect(evidence["live at once"] == "\(times)", "seed \(seed)")
+    #expect(evidence["event"] == "touchUpInside")
+  }
+
+  static let configureLine = #line + 3
+  @MainActor
+  static func configure(_ button: Button) {
+    button.on(.touchUpInside) { _ in }
+  }
+
+  @Test("one site registering again after cancelling its earlier handler is not accumulation")
+  func sequentialRegistrationsDoNotAccumulate() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { screen, _ in
+      var previous: Registration?
+      for _ in 0..<3 {
+        previous?.cancel()
+        previous = Self.configureReturning(screen.pay)
+      }
+    }
+    #expect(LintScenario.summary(try LintScenario.lint(database)) == [])
+  }
+
+  @MainActor
+  static func configureReturning(_ button: Button) -> Registration {
+    button.on(.touchUpInside) { _ in }
+  }
+
+  @Test("an id taken over by another owner type is a silent replacement, with both sites")
+  func replacementByAnotherOwnerIsFound() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { screen, _ in
+      let banner = CheckoutScreen.Banner()
+      screen.pay.on(.touchUpInside, id: "submit", owner: banner) { _, _ in }
+      withExtendedLifetime(banner) { screen.pay.sendActions(for: .touchUpInside) }
+    }
+    let report = try LintScenario.lint(database)
+    try #require(report.findings.count == 1, "\(LintScenario.summary(report))")
+    let finding = report.findings[0]
+    #expect(finding.check == .silentReplacement && finding.severity == .warning)
+    #expect(finding.handler == "submit")
+    #expect(finding.otherSites.count == 2)  // the clean second site and the banner's
+    #expect(LintScenario.evidence(finding)["why"] == "owners Model and Banner")
+  }
+
+  @Test("an id that goes back to a site it was taken from is a silent replacement")
+  func replacementBackAndForthIsFound() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { screen, _ in
+      let field = TextField(name: "checkout.email", observer: screen.pay.observer)
+      for _ in 0..<2 {
+        Self.ownEmail(field, model: screen.model)
+        field.on(.editingChanged, id: "email", owner: screen.model) { _, _ in }
+      }
+    }
+    let report = try LintScenario.lint(database)
+    try #require(report.findings.count == 1, "\(LintScenario.summary(report))")
+    #expect(report.findings[0].check == .silentReplacement)
+    #expect(report.findings[0].control == "checkout.email")
+    #expect(LintScenario.evidence(report.findings[0])["replacements across sites"] == "3")
+    #expect(LintScenario.evidence(report.findings[0])["why"]?.hasPrefix("taken back by") == true)
+  }
+
+  @MainActor
+  static func ownEmail(_ field: TextField, model: CheckoutScreen.Model) {
+    field.on(.editingChanged, id: "email", owner: model) { _, _ in }
+  }
+
+  @Test("a target-action and a closure from different sites on one event are mixed wiring")
+  func mixedWiringIsFound() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { screen, _ in
+      screen.pay.addTarget(Router.shared, action: Router.pay, for: .touchUpInside)
+      screen.pay.sendActions(for: .touchUpInside)
+    }
+    let report = try LintScenario.lint(database)
+    try #require(report.findings.count == 1, "\(LintScenario.summary(report))")
+    let finding = report.findings[0]
+    #expect(finding.check == .mixedWiring && finding.severity == .warning)
+    #expect(finding.handler?.hasPrefix("Router@") == true)
+    #expect(finding.otherSites.count == 1)
+    #expect(LintScenario.evidence(finding)["events"] == "touchUpInside")
+  }
+
+  @Test("a handler whose owner went away while its control kept firing is orphaned")
+  func orphanedHandlerIsFound() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { screen, _ in
+      var owner: CheckoutScreen.Banner? = CheckoutScreen.Banner()
+      screen.gift.on(.valueChanged, owner: owner!) { _, _ in }
+      screen.gift.sendActions(for: .valueChanged)
+      owner = nil
+      screen.gift.sendActions(for: .valueChanged)
+      screen.gift.sendActions(for: .valueChanged)
+    }
+    let report = try LintScenario.lint(database)
+    try #require(report.findings.count == 1, "\(LintScenario.summary(report))")
+    let finding = report.findings[0]
+    #expect(finding.check == .orphanedHandler && finding.control == "checkout.gift")
+    let evidence = LintScenario.evidence(finding)
+    #expect(evidence["fires missed"] == "2" && evidence["fires reached"] == "1")
+    #expect(evidence["share missed"] == "0.667")
+  }
+
+  @Test("an interaction on an enabled control that runs no handler is dead; disabled is not")
+  func deadInteractionIsFound() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { screen, session in
+      let help = Button(name: "checkout.help", observer: session)
+      help.on(.valueChanged) { _ in }
+      help.tap()
+    }
+    let report = try LintScenario.lint(database)
+    #expect(LintScenario.summary(report) == ["dead-interaction: checkout.help - @- [warning]"])
+    let evidence = try LintScenario.evidence(#require(report.findings.first))
+    #expect(evidence["dead interactions"] == "1" && evidence["interactions"] == "1")
+  }
+
+  @Test("three taps within a second are a rage burst: a note while every tap did something")
+  func rageBurstIsFound() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { screen, _ in
+      screen.pay.tap()
+      screen.pay.tap()
+    }
+    let report = try LintScenario.lint(database)
+    #expect(LintScenario.summary(report) == ["rage-interaction: checkout.pay - @- [note]"])
+    let evidence = try LintScenario.evidence(#require(report.findings.first))
+    #expect(evidence["bursts"] == "1" && evidence["largest burst"] == "3")
+    #expect(evidence["dead in bursts"] == "0" && evidence["failed in bursts"] == "0")
+  }
+
+  @Test("a rage burst of taps that did nothing is a warning, beside the dead interactions")
+  func rageOnDeadControlIsWarning() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { _, session in
+      let help = Button(name: "checkout.help", observer: session)
+      for _ in 0..<4 { help.tap() }
+    }
+    let report = try LintScenario.lint(database)
+    #expect(
+      LintScenario.summary(report) == [
+        "dead-interaction: checkout.help - @- [warning]",
+        "rage-interaction: checkout.help - @- [warning]",
+      ])
+    let rage = try LintScenario.evidence(#require(report.findings.last))
+    #expect(rage["largest burst"] == "4" && rage["dead in bursts"] == "4")
+  }
+
+  @Test("an interaction whose handler throws is an error interaction")
+  func errorInteractionIsFound() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { _, session in
+      let promo = Button(name: "checkout.promo", observer: session)
+      promo.on(.touchUpInside) { _ in throw PromoError.expired }
+      promo.tap()
+    }
+    let report = try LintScenario.lint(database)
+    #expect(LintScenario.summary(report) == ["error-interaction: checkout.promo - @- [warning]"])
+    let evidence = try LintScenario.evidence(#require(report.findings.first))
+    #expect(evidence["error interactions"] == "1" && evidence["interactions"] == "1")
+  }
+
+  @Test("a synchronous handler slower than a frame is a main-thread stall, with n and p99")
+  func stallIsFound() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { screen, _ in
+      screen.gift.on(.valueChanged) { _ in usleep(20_000) }
+      screen.gift.sendActions(for: .valueChanged)
+    }
+    let report = try LintScenario.lint(database)
+    try #require(report.findings.count == 1, "\(LintScenario.summary(report))")
+    let finding = report.findings[0]
+    #expect(finding.check == .mainThreadStall && finding.severity == .warning)
+    let evidence = LintScenario.evidence(finding)
+    #expect(evidence["n"] == "1" && evidence["over budget"] == "1")
+    #expect(evidence["p99"] == evidence["max"])
+    // A budget above the handler's time flags nothing.
+    var generous = LintOptions()
+    generous.frameBudgetNanoseconds = 10_000_000_000
+    #expect(try LintScenario.lint(database, options: generous).findings.isEmpty)
+  }
+
+  @Test("a handler that fires its own control until the limit is nesting pressure, with its chain")
+  func nestingPressureIsFound() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { _, session in
+      let loop = Button(name: "checkout.loop", observer: session)
+      loop.on(.valueChanged) { control in control.sendActions(for: .valueChanged) }
+      loop.sendActions(for: .valueChanged)
+    }
+    let report = try LintScenario.lint(database)
+    try #require(report.findings.count == 1, "\(LintScenario.summary(report))")
+    let finding = report.findings[0]
+    #expect(finding.check == .nestingPressure && finding.severity == .error)
+    let evidence = LintScenario.evidence(finding)
+    #expect(evidence["refused"] == "1" && evidence["depth"] == "33")
+    #expect(evidence["chain"] == "checkout.loop → checkout.loop → … (33 fires deep)")
+  }
+}
+
+private enum PromoError: Error {
+  case expired
+}
+
+@MainActor
+private final class Router {
+  static let shared = Router()
+  func pay(_ button: Button) {}
+}
