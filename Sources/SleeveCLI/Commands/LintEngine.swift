@@ -8,16 +8,12 @@ enum LintEngine {
   @TaskLocal static var override: (@Sendable (QueryFilter, LintOptions) -> LintReport)?
 
   /// The report for `filter` with `options`, read inside the caller's snapshot.
+  ///
+  /// - Throws: `QueryError` as the analysis does (`sessionNotFound` for an empty selection).
   static func report(_ database: QueryDatabase, filter: QueryFilter, options: LintOptions) throws
     -> LintReport
   {
     if let override { return override(filter, options) }
-    // The analysis is not on this branch yet: until it lands, only a test's report exists.
-    throw LintUnavailable()
+    return try database.lint(filter: filter, options: options)
   }
-}
-
-/// The analysis is not built into this binary yet.
-struct LintUnavailable: Error, CustomStringConvertible {
-  var description: String { "sleeve lint's analysis is not built into this binary yet" }
 }

@@ -6,7 +6,7 @@ extension QueryDatabase {
   ///
   /// ```swift
   /// let suppressions = try database.lintSuppressions()
-  /// let covered = suppressions.contains { $0.covers(finding) }
+  /// let sites = suppressions.filter { $0.check == LintCheck.mixedWiring.id }.map(\.site)
   /// ```
   ///
   /// - Throws: `QueryError` when the file cannot be read.

@@ -36,10 +36,13 @@ enum LintReportText {
     let without = report.sessionsWithoutInteractionData
     guard without > 0 else { return [] }
     let skipped = report.checks.filter(\.needsInteractionData).map(\.id)
-    return [
-      "\(without) of the \(plural(report.sessions, "session")) "
+    let which =
+      without == report.sessions
+      ? (without == 1 ? "The session was" : "All \(without) sessions were")
+      : "\(without) of the \(plural(report.sessions, "session")) "
         + (without == 1 ? "was" : "were")
-        + " recorded before schema 0004 (interactions and registration lifetimes), so the "
+    return [
+      which + " recorded before schema 0004 (interactions and registration lifetimes), so the "
         + "interaction and lifetime checks did not run for "
         + (without == 1 ? "it" : "them")
         + (skipped.isEmpty ? "." : ": " + skipped.joined(separator: ", ") + ".")
