@@ -303,3 +303,23 @@ struct LintCommandTests {
     #expect(entries.first?["reason"] as? String == HostileNames.reason)
   }
 }
+
+/// The completion scripts' model of `sleeve lint`.
+@Suite("Lint completions")
+struct LintCompletionTests {
+  @Test(
+    "lint completes its actions, check ids after --disable, severities after --fail-on and the CI formats"
+  )
+  func lintValues() throws {
+    let model = CompletionModel(specs: SleeveCLI.commands.map { $0.spec })
+    let lint = try #require(model.subcommands.first { $0.name == "lint" })
+    #expect(lint.arguments == .choices(["suppress", "unsuppress", "suppressions"]))
+    let values = Dictionary(uniqueKeysWithValues: lint.options.map { ($0.name, $0.values) })
+    #expect(values["disable"] == .choices(LintCheck.allCases.map(\.id)))
+    #expect(values["fail-on"] == .choices(["error", "warning", "note"]))
+    #expect(values["format"] == .choices(JudgedFormat.allCases.map(\.rawValue)))
+    // The quarantine command still completes its own actions.
+    let quarantine = try #require(model.subcommands.first { $0.name == "quarantine" })
+    #expect(quarantine.arguments == .choices(["add", "remove", "list"]))
+  }
+}
