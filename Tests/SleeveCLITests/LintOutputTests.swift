@@ -218,4 +218,23 @@ struct LintOutputTests {
         == "sleeve lint: " + TerminalText.escaped("control " + name) + " · handler-accumulation: "
         + TerminalText.escaped("handler " + name))
   }
+
+  @Test(
+    "on a narrow terminal every line of the table output fits its width, the evidence wrapped under its finding",
+    arguments: [40, 80, 120])
+  func fitsTheTerminal(width: Int) {
+    let display = TerminalDisplay(width: width, layout: .fit, colored: false)
+    for report in [Self.report] + LintReportFixtures.hostileNames.map(LintReportFixtures.hostile) {
+      let text = LintReportText.render(report, failOn: .error, format: .table, display: display)
+      for line in text.split(separator: "\n") {
+        #expect(CellWidth.of(String(line)) <= width, "\(width): \(line)")
+      }
+    }
+    let text = LintReportText.render(Self.report, failOn: .error, format: .table, display: display)
+    // Each word of the explanation is still there, in order, under its finding.
+    let words = LintCheck.accumulation.explanation.split(separator: " ").map(String.init)
+    let shown = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+    let start = shown.firstIndex(of: "why:").map { shown.index(after: $0) } ?? shown.endIndex
+    #expect(Array(shown[start...].prefix(words.count)) == words)
+  }
 }

@@ -66,18 +66,34 @@ enum LintReportText {
     case .table:
       var out: String
       if report.findings.isEmpty {
-        out = header.map { TerminalText.escaped($0) + "\n" }.joined() + "\nNo active findings.\n"
+        out =
+          header.map { lines($0, indent: "", display: display) }.joined()
+          + "\nNo active findings.\n"
       } else {
         out = TableLayout.render(table(report.findings), header: header, display: display)
         out += "\n"
         for (number, finding) in report.findings.enumerated() {
-          out += TerminalText.escaped("\(number + 1). " + heading(finding)) + "\n"
-          for line in evidenceLines(finding) { out += "   " + TerminalText.escaped(line) + "\n" }
+          out += lines("\(number + 1). " + heading(finding), indent: "", display: display)
+          for line in evidenceLines(finding) { out += lines(line, indent: "   ", display: display) }
         }
       }
-      if let footer = suppressedFooter(report) { out += "\n" + TerminalText.escaped(footer) + "\n" }
+      if let footer = suppressedFooter(report) {
+        out += "\n" + lines(footer, indent: "", display: display)
+      }
       return out
     }
+  }
+
+  /// `text` escaped for a terminal after `indent`, wrapped at spaces to the terminal's width
+  /// (continuation lines indented as the first) unless the layout is wide; each line ends
+  /// with a line feed.
+  static func lines(_ text: String, indent: String, display: TerminalDisplay) -> String {
+    let escaped = TerminalText.escaped(text)
+    guard display.layout != .wide, let width = display.width else {
+      return indent + escaped + "\n"
+    }
+    let room = max(width - indent.count, TerminalDisplay.minimumWidth)
+    return CellText.wrapped(escaped, width: room).map { indent + $0 + "\n" }.joined()
   }
 
   /// One row per active finding: number, severity, check, control, handler, site, message.
