@@ -64,7 +64,7 @@ struct LintCommandTests {
       ),
       (
         ["suppress", "mixed-wiring", " ", "--reason", "r"],
-        "The site is empty; give a registration site (File.swift:42) or a control's name"
+        "The site is empty; give a registration site (App/File.swift:42) or a control's name"
       ),
       (["suppress", "mixed-wiring"], "Missing expected argument '<site>'"),
       (["unsuppress"], "Missing expected argument '<check>'"),
@@ -248,6 +248,31 @@ struct LintCommandTests {
         == "Error: silent-replacement is not suppressed at 'Checkout.swift:50' (list them with "
         + "'sleeve lint suppressions')\n")
     #expect(try await Self.suppressions(fixture.path).count == 1)
+  }
+
+  @Test(
+    "a site no session recorded is suppressed all the same, with a note; a recorded site or control name gets none"
+  )
+  func unknownSiteNote() async throws {
+    let fixture = try Self.fixture()
+    try fixture.handler(
+      session: 1, number: 1, name: "submit", control: "CheckoutView", site: "App/Checkout.swift:10")
+    for (site, noted) in [
+      ("App/Checkout.swift:10", false), ("CheckoutView", false), ("Checkout.swift:10", true),
+    ] {
+      let result = await CLIRunner.run([
+        "lint", "suppress", "mixed-wiring", site, "--reason", "r", "--db", fixture.path,
+      ])
+      #expect(result.exit == 0, "\(result.error)")
+      #expect(
+        result.error
+          == (noted
+            ? "Note: no session in '\(fixture.path)' recorded a registration at '\(site)' or a "
+              + "control named '\(site)'; name the site as the lint table's site column shows it\n"
+            : ""),
+        "\(site)")
+    }
+    #expect(try await Self.suppressions(fixture.path).count == 3)
   }
 
   @Test("suppress on a missing database is 66 and creates no file")

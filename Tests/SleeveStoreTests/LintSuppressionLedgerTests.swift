@@ -93,6 +93,19 @@ struct LintSuppressionLedgerTests {
     #expect(try Migrator.state(of: old.connection).pending == ["0004_interactions"])
   }
 
+  @Test("a site is known when a session recorded a registration there or a control of that name")
+  func knowsRecordedSitesAndControls() throws {
+    let fixture = try FixtureDatabase()
+    try fixture.session(1, name: "s")
+    try fixture.handler(
+      session: 1, number: 1, name: "submit", control: "PayButton", site: "App/Pay.swift:9")
+    let ledger = LintSuppressionLedger(connection: fixture.connection)
+    #expect(try ledger.knows(site: "App/Pay.swift:9"))
+    #expect(try ledger.knows(site: "PayButton"))
+    #expect(try !ledger.knows(site: "Pay.swift:9"))
+    #expect(try !ledger.knows(site: "submit"))
+  }
+
   @Test("merge unites suppressions: the target's own entry is kept, none is duplicated")
   func mergeUnites() throws {
     let directory = TemporaryDirectory()

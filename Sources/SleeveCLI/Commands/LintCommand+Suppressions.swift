@@ -16,6 +16,10 @@ extension LintCommand {
     guard try DatabaseFile.inspect(path) != .missing else {
       throw QueryError.databaseNotFound(path: path)
     }
+    // A mistyped site suppresses nothing: say so, and record it all the same (a later
+    // session may register there).
+    let known = try LintSuppressionLedger(connection: try SleeveDatabase.openForReading(path: path))
+      .knows(site: site)
     let ledger = LintSuppressionLedger(connection: try SleeveDatabase.openForWriting(path: path))
     let actor = arguments["actor"] ?? context.console.environment["USER"]
     let isNew = try ledger.add(
@@ -24,6 +28,12 @@ extension LintCommand {
       TerminalText.escaped(
         (isNew ? "Suppressed" : "Updated the suppression of") + " \(check.id) at '\(site)' ("
           + reason + ")" + (actor.map { ", by \($0)" } ?? "") + ".") + "\n")
+    if !known {
+      context.console.error(
+        TerminalText.escaped(
+          "Note: no session in '\(path)' recorded a registration at '\(site)' or a control "
+            + "named '\(site)'; name the site as the lint table's site column shows it") + "\n")
+    }
     return .success
   }
 

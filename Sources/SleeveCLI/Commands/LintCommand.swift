@@ -23,10 +23,12 @@ enum LintCommand: Command {
       the evidence. The checks (id, severity):
       \(checkList)
       --disable skips a check (repeat it for several). A suppression covers one check at one
-      site: a registration site as recorded (File.swift:42) or, for a control's own finding
-      (dead, rage and error interactions, nesting), the control's name; suppressed findings
-      never fail, are counted under the table and listed by --format json. Suppressing it
-      again updates the reason, actor and time; unsuppress exits 66 when it is not there.
+      site: a registration site as the site column shows it (App/File.swift:42) or, for a
+      control's own finding (dead, rage and error interactions, nesting), the control's
+      name; suppressed findings never fail, are counted under the table and listed by
+      --format json. Suppressing it again updates the reason, actor and time; a site no
+      session recorded is suppressed all the same, with a note; unsuppress exits 66 when
+      it is not there.
       Sessions recorded before schema 0004 are examined by the checks that do not need
       interactions or registration lifetimes only, and the output says so.
       Exit codes: 0 when no active finding is at --fail-on severity or worse (default
@@ -132,7 +134,7 @@ enum LintCommand: Command {
   private static func site(_ text: String) throws -> String {
     guard !text.unicodeScalars.allSatisfy(\.properties.isWhitespace) else {
       throw UsageError(
-        "The site is empty; give a registration site (File.swift:42) or a control's name",
+        "The site is empty; give a registration site (App/File.swift:42) or a control's name",
         command: spec.name)
     }
     return text

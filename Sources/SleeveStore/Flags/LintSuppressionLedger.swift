@@ -46,9 +46,22 @@ public struct LintSuppressionLedger {
   let connection: Connection
 
   /// A ledger over an open database (a writer's for ``add(_:)`` and ``remove(check:site:)``;
-  /// a reader's is enough for ``entries()``).
+  /// a reader's is enough for ``entries()`` and ``knows(site:)``).
   public init(connection: Connection) {
     self.connection = connection
+  }
+
+  /// Whether any session recorded a registration at `site` or a control named `site` (capped
+  /// as ``add(_:)`` caps it): what a suppression at `site` can cover.
+  public func knows(site: String) throws -> Bool {
+    let statement = try connection.prepare(
+      """
+      SELECT EXISTS (SELECT 1 FROM registrations WHERE site = ?1)
+        OR EXISTS (SELECT 1 FROM controls WHERE name = ?1)
+      """)
+    try statement.bind(RecordedText.capped(site, to: .name), at: 1)
+    _ = try statement.step()
+    return statement.int64(at: 0) != 0
   }
 
   /// Suppresses `entry.check` at `entry.site`, its texts capped as every recorded text is
