@@ -8,7 +8,8 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable {
 
   /// Success; `check`: every check passed.
   public static let success = ExitCode(rawValue: 0)
-  /// `check`: a check with enough samples breached its threshold.
+  /// `check`: a check with enough samples breached its threshold; `lint`: an active finding at
+  /// `--fail-on` severity or worse.
   public static let breach = ExitCode(rawValue: 1)
   /// `check`: no breach, but a check has too few samples to decide.
   public static let insufficient = ExitCode(rawValue: 2)
@@ -29,7 +30,7 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable {
   /// Every code with its meaning, as `sleeve help` and README list them.
   static let documented: [(code: ExitCode, meaning: String)] = [
     (.success, "Success; check: every check passed (promote); diff and flaky: always."),
-    (.breach, "check: a check with enough samples breached (roll back)."),
+    (.breach, "check: a check with enough samples breached (roll back); lint: a finding fired."),
     (.insufficient, "check: no breach, but too few samples to decide (hold)."),
     (.usage, "Usage error: unknown option, bad value, missing argument; check: nothing to check."),
     (.dataError, "Not a Sleeve database (or not a regular file), damaged, older or newer."),

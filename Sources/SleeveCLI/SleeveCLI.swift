@@ -12,6 +12,7 @@ public enum SleeveCLI {
   static let commands: [any Command.Type] = [
     SessionsCommand.self, ErrorsCommand.self, LatencyCommand.self, FlagsCommand.self,
     DiffCommand.self, CheckCommand.self, FlakyCommand.self, QuarantineCommand.self,
+    LintCommand.self,
     ReportCommand.self, RollbackCommand.self, EnableCommand.self,
     DisableCommand.self, MergeCommand.self, ExportCommand.self, MigrateCommand.self,
     DemoCommand.self, CompletionsCommand.self, CompleteCommand.self,
@@ -134,6 +135,8 @@ public enum SleeveCLI {
     case let error as UnknownFlag:
       return (.notFound, error.description)
     case let error as QuarantineNotFound:
+      return (.notFound, error.description)
+    case let error as LintSuppressionNotFound:
       return (.notFound, error.description)
     default:
       return (.ioError, String(describing: error))

@@ -37,8 +37,9 @@ enum ArgumentParser {
         guard let option = shared.first(where: { $0.name == name && $0.value != nil }) else {
           throw UsageError("Unknown option '\(argument)'")
         }
-        leading.values[option.name] = try value(
-          for: option, inline: inline, arguments: arguments, index: &index, command: nil)
+        leading.set(
+          option.name,
+          try value(for: option, inline: inline, arguments: arguments, index: &index, command: nil))
       }
       index += 1
     }
@@ -56,12 +57,12 @@ enum ArgumentParser {
       throw UsageError("Unknown subcommand '\(name)'")
     }
     var parsed = ParsedArguments()
-    for (key, value) in leading.values.sorted(by: { $0.key < $1.key }) {
+    for (key, values) in leading.repeated.sorted(by: { $0.key < $1.key }) {
       guard command.option(named: key) != nil else {
         throw UsageError(
           "The option '--\(key)' does not apply to '\(command.name)'", command: command.name)
       }
-      parsed.values[key] = value
+      for value in values { parsed.set(key, value) }
     }
     index += 1
     var optionsEnded = false
@@ -82,14 +83,18 @@ enum ArgumentParser {
         if option.value == nil {
           parsed.flags.insert(option.name)
         } else {
-          parsed.values[option.name] = try value(
-            for: option, inline: split(argument).inline, arguments: arguments, index: &index,
-            command: command.name)
+          parsed.set(
+            option.name,
+            try value(
+              for: option, inline: split(argument).inline, arguments: arguments, index: &index,
+              command: command.name))
         }
       }
       index += 1
     }
-    if parsed.arguments.count < command.arguments.count {
+    if parsed.arguments.count < command.arguments.count,
+      !(command.argumentsOptional && parsed.arguments.isEmpty)
+    {
       let missing = command.arguments[parsed.arguments.count]
       throw UsageError("Missing expected argument '<\(missing)>'", command: command.name)
     }

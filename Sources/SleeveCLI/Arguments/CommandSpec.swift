@@ -10,6 +10,9 @@ struct CommandSpec: Sendable {
   let arguments: [String]
   /// Whether the last positional argument may be given more than once (`<input>...`).
   let repeatsLastArgument: Bool
+  /// Whether the positional arguments may all be left out (`sleeve lint` alone, or
+  /// `sleeve lint suppress …`): given, they are all required as usual.
+  let argumentsOptional: Bool
   /// Its options, in help order (`--help` is added).
   let options: [OptionSpec]
   /// Whether the top-level help lists it (`false` for the helper the completion scripts call).
@@ -17,9 +20,11 @@ struct CommandSpec: Sendable {
 
   init(
     name: String, abstract: String, discussion: String? = nil, arguments: [String] = [],
-    repeatsLastArgument: Bool = false, options: [OptionSpec], listedInHelp: Bool = true
+    repeatsLastArgument: Bool = false, argumentsOptional: Bool = false, options: [OptionSpec],
+    listedInHelp: Bool = true
   ) {
     self.listedInHelp = listedInHelp
+    self.argumentsOptional = argumentsOptional
     self.repeatsLastArgument = repeatsLastArgument
     self.name = name
     self.abstract = abstract
@@ -34,7 +39,9 @@ struct CommandSpec: Sendable {
     let listed = options.filter { $0.name != "help" && $0.listedInHelp }
     let optionsPart =
       listed.count > 3 ? ["[<options>]"] : listed.map { "[\($0.synopsis)]" }
-    let arguments = argumentPlaceholders
+    let placeholders = argumentPlaceholders.joined(separator: " ")
+    let arguments =
+      placeholders.isEmpty ? [] : [argumentsOptional ? "[\(placeholders)]" : placeholders]
     return (["sleeve", name] + arguments + optionsPart).joined(separator: " ")
   }
 

@@ -35,6 +35,26 @@ enum ValueParsers {
     throw ValueError("expected a duration with a unit, like 50ms, 1.5s, 200us or 300ns")
   }
 
+  /// `16.7` (milliseconds) or a duration with a unit (`16.7ms`, `1s`): more than zero, in
+  /// nanoseconds. A value too large for 64-bit nanoseconds is an error, never a trap.
+  static func positiveMilliseconds(_ text: String) throws(ValueError) -> Int64 {
+    let nanoseconds: Int64
+    if let value = DecimalText.unsignedValue(text) {
+      guard let exact = Int64(exactly: (value * 1e6).rounded()) else {
+        throw ValueError("a duration is at most 9223372036854775807ns (about 292 years)")
+      }
+      nanoseconds = exact
+    } else {
+      do {
+        nanoseconds = try duration(text)
+      } catch  where error.reason.hasPrefix("expected") {
+        throw ValueError("expected milliseconds (16.7) or a duration with a unit (16.7ms, 1s)")
+      }
+    }
+    guard nanoseconds > 0 else { throw ValueError("the duration must be more than 0") }
+    return nanoseconds
+  }
+
   /// `0.05` or `5%`: a rate in 0…1.
   static func rate(_ text: String) throws(ValueError) -> Double {
     let isPercent = text.hasSuffix("%")

@@ -52,7 +52,7 @@ extension QueryDatabase {
             data, database: self, into: &sink, totals: &totals)
         }
       }
-      let suppressions = try LintSuppressions(database: self)
+      let suppressions = try LintSuppressionIndex(database: self)
       var active: [LintFinding] = []
       var suppressed: [LintFinding] = []
       for (key, observation) in sink.byKey where run.contains(key.check) {

@@ -1,5 +1,5 @@
 /// One judged check as CI systems show it: one JUnit `<testcase>`, and one GitHub annotation
-/// when it did not pass.
+/// when it did not pass (or is a notice).
 ///
 /// Every field holds raw text (a recorded name as recorded, evidence as plain lines): each
 /// renderer escapes for its own format, so a field must never be escaped beforehand.
@@ -21,6 +21,9 @@ struct CICheck: Equatable, Sendable {
     /// Counted as not gating (quarantined or flaky, too few samples): JUnit
     /// `<skipped message=…>`, GitHub `::warning`.
     case advisory(message: String)
+    /// Worth knowing, never gating (a lint note): a JUnit testcase that passes, the message
+    /// then the evidence in its `<system-out>`; GitHub `::notice`.
+    case notice(message: String)
   }
 
   /// The command that judged it, e.g. `sleeve diff`, `sleeve check`, `sleeve flaky`.
@@ -91,5 +94,9 @@ struct CIReport: Equatable, Sendable {
   /// How many checks were advisory.
   var advisoryCount: Int {
     checks.count { if case .advisory = $0.outcome { true } else { false } }
+  }
+  /// How many checks were notices.
+  var noticeCount: Int {
+    checks.count { if case .notice = $0.outcome { true } else { false } }
   }
 }

@@ -3,12 +3,12 @@ import SleeveStore
 /// A `CIReport` as GitHub Actions shows it: workflow-command annotations on standard output,
 /// and the Markdown job summary appended to `$GITHUB_STEP_SUMMARY`.
 ///
-/// Each check that did not pass becomes one line, `::error` for a failure and `::warning` for an
-/// advisory check, with `file=` and `line=` at the handler's registration site when known and
-/// `title=` naming the check; the message is the outcome's message, a blank line, then the
-/// evidence. A `::notice` with the report's summary ends the output. Every value is escaped by
-/// `WorkflowCommandText`, so the output holds exactly these lines and no recorded text can start
-/// another command.
+/// Each check that did not pass becomes one line, `::error` for a failure, `::warning` for an
+/// advisory check and `::notice` for a notice, with `file=` and `line=` at the handler's
+/// registration site when known and `title=` naming the check; the message is the outcome's
+/// message, a blank line, then the evidence. A `::notice` with the report's summary ends the
+/// output. Every value is escaped by `WorkflowCommandText`, so the output holds exactly these
+/// lines and no recorded text can start another command.
 ///
 /// GitHub's limits, which the output states rather than hides:
 /// - a runner keeps 4,096 characters of an annotation's message: a longer one is cut here, at a
@@ -27,13 +27,14 @@ enum GitHubWorkflowCommands {
   /// What ends a message cut at `messageLimit`.
   static let cutMarker = "\n… (cut: GitHub keeps 4,096 characters of an annotation)"
 
-  /// The annotation lines for standard output: one per check that did not pass (`::error` or
-  /// `::warning`, with `file=`, `line=` and `title=`), then a `::notice` with the summary. Each
-  /// line ends with a line feed.
+  /// The annotation lines for standard output: one per check that did not pass (`::error`,
+  /// `::warning` or `::notice`, with `file=`, `line=` and `title=`), then a `::notice` with the
+  /// summary. Each line ends with a line feed.
   static func annotations(_ report: CIReport) -> String {
     var out = ""
     var errors = 0
     var warnings = 0
+    var notices = 0
     for check in report.checks {
       let command: String
       let message: String
@@ -45,6 +46,9 @@ enum GitHubWorkflowCommands {
       case .advisory(let text):
         (command, message) = ("warning", text)
         warnings += 1
+      case .notice(let text):
+        (command, message) = ("notice", text)
+        notices += 1
       }
       var properties: [String] = []
       if let site = check.site, !site.file.isEmpty {
@@ -60,7 +64,10 @@ enum GitHubWorkflowCommands {
         + WorkflowCommandText.data(body, limit: messageLimit, marker: cutMarker) + "\n"
     }
     var summary = report.summary
-    let hidden = max(errors - annotationsPerKind, 0) + max(warnings - annotationsPerKind, 0)
+    // The summary is a notice too: with the checks' notices it may pass the step's ten.
+    let hidden =
+      max(errors - annotationsPerKind, 0) + max(warnings - annotationsPerKind, 0)
+      + max(notices + 1 - annotationsPerKind, 0)
     if hidden > 0 {
       summary +=
         "\nGitHub shows \(annotationsPerKind) annotations of each kind per step: "

@@ -24,7 +24,8 @@ import SleeveStore
 /// - GitLab shows `classname` as the suite and `name` as the test; `file` and `line` (which
 ///   GitLab and others read) are given when the registration site is known.
 /// - A failed check has a `<failure>` whose body is the evidence; an advisory one a
-///   `<skipped message=…>` and the evidence in `<system-out>`; a passed one only the evidence.
+///   `<skipped message=…>` and the evidence in `<system-out>`; a passed one only the evidence;
+///   a notice passes, its message then its evidence in `<system-out>`.
 /// - `time` is 0: a check is a judgement, not a timed run. `timestamp` is the time given, in
 ///   UTC, as ISO 8601 without a zone designator (the form the Ant schema Jenkins follows asks).
 /// - Bounded whatever the strings hold: names, the title and file paths are capped at 1,024
@@ -100,6 +101,10 @@ enum JUnitXML {
     case .advisory(let message):
       out += ">\n      <skipped" + attribute("message", message, limit: .message) + "/>\n"
       if !evidence.isEmpty { out += systemOut(evidence) }
+    case .notice(let message):
+      let body = MarkupText.escapedKeepingLineBreaks(
+        RecordedText.capped(message, to: .message))
+      out += ">\n" + systemOut(evidence.isEmpty ? body : body + "\n" + evidence)
     }
     return out + "    </testcase>\n"
   }
@@ -114,7 +119,7 @@ enum JUnitXML {
     var skipped = 0
     for check in checks {
       switch check.outcome {
-      case .passed: break
+      case .passed, .notice: break
       case .failed: failures += 1
       case .advisory: skipped += 1
       }

@@ -90,12 +90,15 @@ struct CompletionModel {
       switch command {
       case "report": return .choices(ReportCommand.Format.allCases.map(\.rawValue))
       case "export": return .choices(ExportCommand.Format.allCases.map(\.rawValue))
-      case "diff", "check", "flaky": return .choices(JudgedFormat.allCases.map(\.rawValue))
+      case "diff", "check", "flaky", "lint":
+        return .choices(JudgedFormat.allCases.map(\.rawValue))
       default: return .choices(OutputFormat.allCases.map(\.rawValue))
       }
     case "by": return .choices(Grouping.allCases.map(\.rawValue))
     case "color": return .choices(TerminalDisplay.ColorChoice.allCases.map(\.rawValue))
     case "quarantine": return .choices(CheckCommand.Quarantine.allCases.map(\.rawValue))
+    case "disable": return .choices(LintCheck.allCases.map(\.id))
+    case "fail-on": return .choices(LintSeverity.allCases.map(\.rawValue))
     case "session": return .recorded("sessions", fixed: ["last", "all"])
     case "handler": return .recorded("handlers", fixed: [])
     case "flag": return .recorded("flags", fixed: [])
@@ -104,7 +107,10 @@ struct CompletionModel {
   }
 
   private static func arguments(of spec: CommandSpec) -> Values? {
-    switch spec.arguments.first {
+    if spec.name == LintCommand.spec.name {
+      return .choices(LintCommand.Action.allCases.map(\.rawValue))
+    }
+    return switch spec.arguments.first {
     case "flag": .recorded("flags", fixed: [])
     case "action": .choices(QuarantineCommand.Action.allCases.map(\.rawValue))
     case "out", "input", "file", "path": .files

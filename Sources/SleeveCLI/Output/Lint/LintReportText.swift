@@ -1,0 +1,301 @@
+import SleeveQuery
+
+/// A `LintReport` in the shared formats (`sleeve lint --format table|json|csv|markdown`): the
+/// one home of how a finding, its evidence and the report's summary read.
+///
+/// Every text is raw recorded text until the format writes it: the table escapes with
+/// `TerminalText`, Markdown with `MarkdownText`, CSV quotes with `CSVText`, JSON with its
+/// own quoting; so no recorded name can move the cursor, forge a row, or become markup.
+///
+/// ```swift
+/// let text = LintReportText.render(report, failOn: .error, format: .table, display: .plain)
+/// ```
+enum LintReportText {
+  /// The most sessions a table or Markdown line names for one finding (JSON and CSV name all).
+  static let shownSessions = 12
+
+  /// The first line: the sessions examined, the checks that ran, the active findings by
+  /// severity, the suppressed ones, and the exit code `failOn` gives.
+  static func summary(_ report: LintReport, failOn: LintSeverity) -> String {
+    let counts = LintSeverity.allCases.map { severity in
+      let count = report.findings.count { $0.severity == severity }
+      return plural(count, severity.rawValue)
+    }
+    let total = LintCheck.allCases.count
+    let checks =
+      report.checks.count == total
+      ? plural(total, "check")
+      : "\(report.checks.count) of \(plural(total, "check"))"
+    return "sleeve lint: " + plural(report.sessions, "session") + " examined, " + checks + ": "
+      + counts.joined(separator: ", ") + ", \(report.suppressed.count) suppressed. Exit "
+      + "\(exitCode(report, failOn: failOn).rawValue) (--fail-on \(failOn.rawValue))."
+  }
+
+  /// Lines under the summary: the sessions recorded before schema 0004, when there are any.
+  static func notes(_ report: LintReport) -> [String] {
+    let without = report.sessionsWithoutInteractionData
+    guard without > 0 else { return [] }
+    let skipped = report.checks.filter(\.needsInteractionData).map(\.id)
+    let which =
+      without == report.sessions
+      ? (without == 1 ? "The session was" : "All \(without) sessions were")
+      : "\(without) of the \(plural(report.sessions, "session")) "
+        + (without == 1 ? "was" : "were")
+    return [
+      which + " recorded before schema 0004 (interactions and registration lifetimes), so the "
+        + "interaction and lifetime checks did not run for "
+        + (without == 1 ? "it" : "them")
+        + (skipped.isEmpty ? "." : ": " + skipped.joined(separator: ", ") + ".")
+    ]
+  }
+
+  /// 0 when no active finding is at `failOn` or more serious, else 1.
+  static func exitCode(_ report: LintReport, failOn: LintSeverity) -> ExitCode {
+    report.count(atLeast: failOn) > 0 ? .breach : .success
+  }
+
+  /// The report in `format`, ending with a line feed.
+  static func render(
+    _ report: LintReport, failOn: LintSeverity, format: OutputFormat, display: TerminalDisplay
+  ) -> String {
+    let header = [summary(report, failOn: failOn)] + notes(report)
+    switch format {
+    case .json: return json(report, failOn: failOn).text + "\n"
+    case .csv: return csv(report)
+    case .markdown: return markdown(report, failOn: failOn)
+    case .table:
+      var out: String
+      if report.findings.isEmpty {
+        out =
+          header.map { lines($0, indent: "", display: display) }.joined()
+          + "\nNo active findings.\n"
+      } else {
+        out = TableLayout.render(table(report.findings), header: header, display: display)
+        out += "\n"
+        for (number, finding) in report.findings.enumerated() {
+          out += lines("\(number + 1). " + heading(finding), indent: "", display: display)
+          for line in evidenceLines(finding) { out += lines(line, indent: "   ", display: display) }
+        }
+      }
+      if let footer = suppressedFooter(report) {
+        out += "\n" + lines(footer, indent: "", display: display)
+      }
+      return out
+    }
+  }
+
+  /// `text` escaped for a terminal after `indent`, wrapped at spaces to the terminal's width
+  /// (continuation lines indented as the first) unless the layout is wide; each line ends
+  /// with a line feed.
+  static func lines(_ text: String, indent: String, display: TerminalDisplay) -> String {
+    let escaped = TerminalText.escaped(text)
+    guard display.layout != .wide, let width = display.width else {
+      return indent + escaped + "\n"
+    }
+    let room = max(width - indent.count, TerminalDisplay.minimumWidth)
+    return CellText.wrapped(escaped, width: room).map { indent + $0 + "\n" }.joined()
+  }
+
+  /// One row per active finding: number, severity, check, control, handler, site, message.
+  static func table(_ findings: [LintFinding]) -> Table {
+    var table = Table(
+      columns: ["#", "severity", "check", "control", "handler", "site", "message"],
+      numeric: [0], freeText: [6])
+    for (number, finding) in findings.enumerated() {
+      table.rows.append([
+        Table.Cell(String(number + 1)),
+        Table.Cell(finding.severity.rawValue, tone: tone(finding.severity)),
+        Table.Cell(finding.check.id), Table.Cell(finding.control),
+        Table.Cell(finding.handler ?? "-", raw: finding.handler ?? ""),
+        Table.Cell(finding.site ?? "-", raw: finding.site ?? ""), Table.Cell(finding.message),
+      ])
+    }
+    return table
+  }
+
+  /// `handler-accumulation · CheckoutView · submit (Checkout.swift:42)`.
+  static func heading(_ finding: LintFinding) -> String {
+    [finding.check.id, finding.control, finding.handler].compactMap { $0 }
+      .joined(separator: " · ") + (finding.site.map { " (\($0))" } ?? "")
+  }
+
+  /// The lines under a finding: its evidence, the other sites, the sessions, the suppression
+  /// (when one covers it) and the check's explanation.
+  static func evidenceLines(_ finding: LintFinding) -> [String] {
+    var lines: [String] = []
+    if !finding.evidence.isEmpty {
+      lines.append(
+        "evidence: "
+          + finding.evidence.map { "\($0.name) \(display($0.value))" }.joined(separator: ", "))
+    }
+    if !finding.otherSites.isEmpty {
+      lines.append("other sites: " + finding.otherSites.joined(separator: ", "))
+    }
+    let sessions = finding.sessions.prefix(shownSessions).map(String.init)
+    lines.append(
+      (finding.sessions.count == 1 ? "session: " : "sessions: ")
+        + sessions.joined(separator: ", ")
+        + (finding.sessions.count > shownSessions
+          ? " and \(finding.sessions.count - shownSessions) more" : ""))
+    if let suppression = finding.suppression {
+      lines.append(
+        "suppressed: " + suppression.reason + (suppression.actor.map { " (by \($0))" } ?? ""))
+    }
+    lines.append("why: " + finding.check.explanation)
+    return lines
+  }
+
+  /// A value as people read it: `3`, `20.50 ms`, `25.00%`, a text as recorded.
+  static func display(_ value: LintEvidence.Value) -> String {
+    switch value {
+    case .count(let count): String(count)
+    case .nanoseconds(let nanoseconds): Formatting.duration(Double(nanoseconds))
+    case .share(let share): Formatting.percent(share)
+    case .text(let text): text
+    }
+  }
+
+  /// A value as machines read it (CSV): the count, the nanoseconds and the share as plain
+  /// numbers, a text as recorded.
+  static func raw(_ value: LintEvidence.Value) -> String {
+    switch value {
+    case .count(let count): String(count)
+    case .nanoseconds(let nanoseconds): String(nanoseconds)
+    case .share(let share): Formatting.raw(share)
+    case .text(let text): text
+    }
+  }
+
+  /// `1 suppressed finding is not shown: --format json lists it.`, or `nil` when none is.
+  static func suppressedFooter(_ report: LintReport) -> String? {
+    let count = report.suppressed.count
+    guard count > 0 else { return nil }
+    return plural(count, "suppressed finding") + (count == 1 ? " is" : " are")
+      + " not shown: --format json lists " + (count == 1 ? "it" : "them")
+      + ", 'sleeve lint suppressions' the suppressions."
+  }
+
+  /// One CSV row per finding, active ones first, then the suppressed (their `suppressed`
+  /// column holds the reason); evidence as `name=value; …` in one column, raw values.
+  static func csv(_ report: LintReport) -> String {
+    var table = Table(columns: [
+      "severity", "check", "control", "handler", "site", "other_sites", "message", "evidence",
+      "sessions", "suppressed", "suppressed_by", "explanation",
+    ])
+    for finding in report.findings + report.suppressed {
+      table.rows.append(
+        [
+          finding.severity.rawValue, finding.check.id, finding.control, finding.handler ?? "",
+          finding.site ?? "", finding.otherSites.joined(separator: "; "), finding.message,
+          finding.evidence.map { "\($0.name)=\(raw($0.value))" }.joined(separator: "; "),
+          finding.sessions.map(String.init).joined(separator: " "),
+          finding.suppression?.reason ?? "", finding.suppression?.actor ?? "",
+          finding.check.explanation,
+        ].map { Table.Cell($0) })
+    }
+    return table.csv
+  }
+
+  /// A Markdown section: the summary in bold, the notes, the findings' table, then each
+  /// finding's evidence as a list.
+  static func markdown(_ report: LintReport, failOn: LintSeverity) -> String {
+    var out =
+      "### sleeve lint\n\n**" + MarkdownText.escaped(summary(report, failOn: failOn))
+      + "**\n\n"
+    for note in notes(report) { out += MarkdownText.escaped(note) + "\n\n" }
+    if report.findings.isEmpty {
+      out += "No active findings.\n"
+    } else {
+      out += table(report.findings).markdown + "\n"
+      for (number, finding) in report.findings.enumerated() {
+        out += "\(number + 1). " + MarkdownText.escaped(heading(finding)) + "\n"
+        for line in evidenceLines(finding) { out += "   - " + MarkdownText.escaped(line) + "\n" }
+      }
+    }
+    if let footer = suppressedFooter(report) { out += "\n" + MarkdownText.escaped(footer) + "\n" }
+    return out
+  }
+
+  /// The report as JSON, with stable keys (added to, never renamed): the summary numbers, the
+  /// options, then the active and the suppressed findings.
+  static func json(_ report: LintReport, failOn: LintSeverity) -> JSONValue {
+    let options = report.options
+    return .object([
+      ("sessions", .integer(report.sessions)),
+      ("sessionsWithoutInteractionData", .integer(report.sessionsWithoutInteractionData)),
+      ("checks", .array(report.checks.map { .string($0.id) })),
+      (
+        "disabled",
+        .array(LintCheck.allCases.filter(options.disabled.contains).map { .string($0.id) })
+      ),
+      ("failOn", .string(failOn.rawValue)),
+      ("exitCode", .integer(exitCode(report, failOn: failOn).rawValue)),
+      (
+        "options",
+        .object([
+          ("frameBudgetNs", .int(options.frameBudgetNanoseconds)),
+          ("rageCount", .integer(options.rageCount)),
+          ("rageWindowNs", .int(options.rageWindowNanoseconds)),
+        ])
+      ),
+      (
+        "counts",
+        .object(
+          LintSeverity.allCases.map { severity in
+            (severity.rawValue, .integer(report.findings.count { $0.severity == severity }))
+          } + [("suppressed", .integer(report.suppressed.count))])
+      ),
+      ("findings", .array(report.findings.map(json))),
+      ("suppressed", .array(report.suppressed.map(json))),
+    ])
+  }
+
+  /// One finding as JSON. Evidence is a list in order, each item `{"name", <kind>: value}`,
+  /// the key naming the kind and unit: `count` (an integer), `nanoseconds` (an integer),
+  /// `share` (a number from 0 to 1) or `text` (a string).
+  static func json(_ finding: LintFinding) -> JSONValue {
+    .object([
+      ("check", .string(finding.check.id)), ("severity", .string(finding.severity.rawValue)),
+      ("title", .string(finding.check.title)), ("control", .string(finding.control)),
+      ("handler", .text(finding.handler)), ("site", .text(finding.site)),
+      ("otherSites", .array(finding.otherSites.map(JSONValue.string))),
+      ("message", .string(finding.message)),
+      (
+        "evidence",
+        .array(
+          finding.evidence.map { item in
+            let value: (String, JSONValue) =
+              switch item.value {
+              case .count(let count): ("count", .integer(count))
+              case .nanoseconds(let nanoseconds): ("nanoseconds", .int(nanoseconds))
+              case .share(let share): ("share", .number(share))
+              case .text(let text): ("text", .string(text))
+              }
+            return .object([("name", .string(item.name)), value])
+          })
+      ),
+      ("sessions", .array(finding.sessions.map(JSONValue.int))),
+      ("explanation", .string(finding.check.explanation)),
+      (
+        "suppression",
+        finding.suppression.map { match in
+          .object([("reason", .string(match.reason)), ("actor", .text(match.actor))])
+        } ?? .null
+      ),
+    ])
+  }
+
+  /// How a severity stands out on a colour terminal.
+  static func tone(_ severity: LintSeverity) -> Tone? {
+    switch severity {
+    case .error: .bad
+    case .warning: .caution
+    case .note: nil
+    }
+  }
+
+  /// `1 session`, `3 sessions`.
+  static func plural(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)" + (count == 1 ? "" : "s")
+  }
+}

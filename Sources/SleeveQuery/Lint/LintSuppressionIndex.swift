@@ -1,0 +1,25 @@
+import SleeveStore
+
+/// The file's suppressions (read through ``LintSuppressionLedger``, their one home), keyed for
+/// matching findings: check id and site (or, for a control's own finding, the control's name),
+/// exactly as recorded.
+struct LintSuppressionIndex {
+  private var byKey: [Key: LintSuppressionMatch] = [:]
+
+  private struct Key: Hashable {
+    let check: String
+    let site: String
+  }
+
+  init(database: QueryDatabase) throws {
+    for entry in try LintSuppressionLedger(connection: database.connection).entries() {
+      byKey[Key(check: entry.check, site: entry.site)] = LintSuppressionMatch(
+        reason: entry.reason, actor: entry.actor)
+    }
+  }
+
+  /// The suppression covering `finding`, if any.
+  func match(_ finding: LintFinding) -> LintSuppressionMatch? {
+    byKey[Key(check: finding.check.id, site: finding.suppressionKey)]
+  }
+}
