@@ -60,13 +60,15 @@ struct DemoLintTests {
     let path = directory.path("demo.sqlite")
     let demo = await CLIRunner.run(["demo", "--db", path, "--fires", "200"])
     try #require(demo.exit == 0, "\(demo.error)")
+    #expect(demo.out.contains("  sleeve lint --db \(path)\n"))
     let report = try QueryDatabase(path: path).lint(filter: QueryFilter())
     Self.expectOneOfEach(report, sessions: [1])
   }
 
   @Test("demo --history: the branch's run has one finding per check, and main's runs none")
   func historyHasThemOnTheBranch() async throws {
-    let (path, _) = await RecordedHistory.shared.recorded()
+    let (path, out) = await RecordedHistory.shared.recorded()
+    #expect(out.contains("  sleeve lint --db \(path) --branch feature/faster-checkout\n"))
     let database = try QueryDatabase(path: path)
     var branch = QueryFilter()
     branch.session = .all

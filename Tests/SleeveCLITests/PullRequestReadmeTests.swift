@@ -11,7 +11,7 @@ struct PullRequestReadmeTests {
     let directory = TemporaryDirectory()
     let environment = ["SLEEVE_DB": directory.path("history.sqlite")]
     let commands = try ReadmeCommandLine.block(after: "## Gate a pull request against main\n")
-    #expect(commands.count == 7)
+    #expect(commands.count == 8)
     #expect(commands.first?.arguments == ["demo", "--history"])
     var outputs: [String: String] = [:]
     for command in commands {
@@ -23,5 +23,6 @@ struct PullRequestReadmeTests {
     #expect(outputs["comment.md"]?.contains("<details><summary>") == true)
     #expect(outputs["flaky"]?.contains("fetch-shipping-quote  flaky") == true)
     #expect(outputs["sleeve.xml"]?.hasPrefix("<?xml") == true)
+    #expect(outputs["lint"]?.contains("handler-accumulation  checkout.save-address") == true)
   }
 }

@@ -48,6 +48,7 @@ enum DemoCommand: Command {
         sleeve latency\(db) --by handler --percentiles 50,95,99
         sleeve flags\(db)
         sleeve check\(db) --max-error-rate 5% --max-p99 10ms
+        sleeve lint\(db)
 
       """)
     return .success
@@ -76,6 +77,7 @@ enum DemoCommand: Command {
         sleeve diff\(db) --baseline 'branch=\(DemoHistory.mainBranch)'
         sleeve flaky\(db)
         sleeve check\(db) --baseline 'branch=\(DemoHistory.mainBranch)'
+        sleeve lint\(db) --branch \(DemoHistory.candidateBranch)
 
       """)
     return .success
