@@ -47,6 +47,13 @@ expect 0 "$sleeve" migrate --db "$db"
 expect 1 "$sleeve" check --db "$db"
 expect 2 "$sleeve" check --db "$db" --handler validate-cart --max-p99 1s --min-samples 100000000
 expect 0 "$sleeve" check --db "$db" --handler validate-cart --max-error-rate 1% --max-p99 10s
+# Lint: the demo holds one of each pitfall, two at error severity.
+expect 1 "$sleeve" lint --db "$db"
+expect 1 "$sleeve" lint --db "$db" --format junit
+expect 0 "$sleeve" lint --db "$db" --disable handler-accumulation --disable nesting-pressure --format github
+expect 0 "$sleeve" lint suppress dead-interaction checkout.apple-pay --reason smoke --db "$db"
+expect 0 "$sleeve" lint suppressions --db "$db" --format json
+expect 64 "$sleeve" lint --db "$db" --disable no-such-check
 expect 64 "$sleeve" latency --db "$db" --percentiles 101
 expect 64 "$sleeve" check --db "$db" --max-p99 fast
 expect 66 "$sleeve" errors --db "$scratch/missing.sqlite"
@@ -60,6 +67,7 @@ expect 1 "$sleeve" check --db "$history" --baseline 'branch=main,last=20' --form
 expect 1 "$sleeve" check --db "$history" --baseline 'branch=main' --format github
 expect 0 "$sleeve" quarantine add charge-card --control checkout.pay --reason smoke --db "$history"
 expect 0 "$sleeve" quarantine list --db "$history"
+expect 1 "$sleeve" lint --db "$history" --branch feature/faster-checkout --format markdown
 expect 0 "$sleeve" report --db "$history" --session all --baseline 'branch=main' --format html \
   --out "$scratch/report.html"
 expect 64 "$sleeve" diff --db "$history" --baseline 'last=3'
