@@ -8,7 +8,9 @@ enum HandlerChecks {
   static func orphanedHandlers(
     _ data: LintSessionData, database: QueryDatabase, into sink: inout LintObservations
   ) throws {
-    let orphans = data.tallies.indices.filter { data.tallies[$0].ownerReleasedFire != nil }
+    let orphans = data.tallies.indices.filter {
+      data.tallies[$0].ownerReleasedFire != nil && data.registrations[$0].isSelected
+    }
     guard !orphans.isEmpty, let ids = data.session.idRange else { return }
     let start = orphans.compactMap { data.tallies[$0].ownerReleasedFire }.min() ?? ids.lowerBound
     var missed = Array(repeating: Int64(0), count: orphans.count)
@@ -47,7 +49,8 @@ enum HandlerChecks {
   /// Synchronous handlers with any invocation over the frame budget, with what is needed
   /// for an exact p99 later. Numbers: synchronous invocations, largest within the budget.
   static func stalls(_ data: LintSessionData, into sink: inout LintObservations) {
-    for (index, tally) in data.tallies.enumerated() where !tally.overBudget.isEmpty {
+    for (index, tally) in data.tallies.enumerated()
+    where !tally.overBudget.isEmpty && data.registrations[index].isSelected {
       let registration = data.registrations[index]
       sink.add(
         LintObservationKey(
@@ -65,7 +68,8 @@ enum HandlerChecks {
     _ data: LintSessionData, database: QueryDatabase, into sink: inout LintObservations
   ) throws {
     var byControl: [Int64: (refused: Int64, fire: Int64)] = [:]
-    for (index, tally) in data.tallies.enumerated() where tally.refused > 0 {
+    for (index, tally) in data.tallies.enumerated()
+    where tally.refused > 0 && data.registrations[index].isSelected {
       let control = data.registrations[index].control
       let known = byControl[control]
       byControl[control] = (

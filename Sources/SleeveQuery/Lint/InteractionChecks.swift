@@ -3,6 +3,8 @@
 /// the facts of those fires (did a handler run, did one fail).
 struct InteractionChecks {
   let options: LintOptions
+  /// Only this control's interactions (`--control`), when given.
+  var control: String?
 
   /// Per control: interactions, dead ones, failed ones, and the rage window.
   private struct ControlState {
@@ -64,6 +66,7 @@ struct InteractionChecks {
     }
     for (control, state) in states {
       let name = data.controlName(control)
+      if let wanted = self.control, wanted != name { continue }
       totals[name, default: 0] += state.interactions
       let session: Set<Int64> = [data.session.id]
       if state.dead > 0 {

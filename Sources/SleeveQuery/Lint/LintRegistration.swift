@@ -19,6 +19,9 @@ struct LintRegistration {
   var removed: Int64?
   /// The registration it replaced by identifier.
   var replaced: Int64?
+  /// Whether the query's handler filters (`--control`, `--handler`, `--flag`) select it:
+  /// findings are reported for selected handlers only.
+  var isSelected = true
 
   /// Whether the two were live at the same time, by the exact order of registry changes:
   /// each was added before the other was removed. `false` when either lacks its lifetime.

@@ -19,7 +19,9 @@ struct LintSessionData {
   var sparseFacts: [Int64: UInt8] = [:]
 
   /// Reads the session's handlers and lifetimes; the outcome pass is ``scanOutcomes``.
-  init(database: QueryDatabase, session: SessionSummary) throws {
+  init(database: QueryDatabase, session: SessionSummary, filter: QueryFilter = QueryFilter())
+    throws
+  {
     self.session = session
     guard let ids = session.idRange else { return }
     let connection = database.connection
@@ -33,20 +35,25 @@ struct LintSessionData {
     let rows = try connection.prepare(
       """
       SELECT r.id, r.control_id, r.events, r.kind, r.handler, r.identifier, r.anchor_type,
-        r.site, r.removal_reason, l.added_seq, l.removed_seq, l.replaced_registration_id
+        r.site, r.removal_reason, l.added_seq, l.removed_seq, l.replaced_registration_id,
+        r.flag_key
       FROM registrations r LEFT JOIN registration_lifetimes l ON l.registration_id = r.id
       WHERE r.id BETWEEN ? AND ? ORDER BY r.id
       """)
     try rows.bind(ids.lowerBound, at: 1)
     try rows.bind(ids.upperBound, at: 2)
     while try rows.step() {
-      let registration = LintRegistration(
+      var registration = LintRegistration(
         id: rows.int64(at: 0), control: rows.int64(at: 1),
         events: UInt(truncatingIfNeeded: rows.int64(at: 2)),
         isClosure: rows.text(at: 3) == "closure", handler: rows.text(at: 4) ?? "",
         identifier: rows.text(at: 5), anchorType: rows.text(at: 6), site: rows.text(at: 7) ?? "",
         removalReason: rows.text(at: 8), added: rows.optionalInt64(at: 9),
         removed: rows.optionalInt64(at: 10), replaced: rows.optionalInt64(at: 11))
+      registration.isSelected = filter.selects(
+        handler: registration.handler, identifier: registration.identifier,
+        site: registration.site, control: controls[registration.control],
+        flag: rows.text(at: 12))
       if registration.added != nil { hasLifetimes = true }
       registrations.append(registration)
     }

@@ -26,9 +26,12 @@ extension QueryDatabase {
       let interactionChecks: Set<LintCheck> = [
         .deadInteraction, .rageInteraction, .errorInteraction,
       ]
-      let wantsInteractions = !run.isDisjoint(with: interactionChecks)
+      // Interactions belong to controls, not handlers: `--handler` and `--flag` leave them
+      // out, `--control` keeps its own control's.
+      let wantsInteractions =
+        !run.isDisjoint(with: interactionChecks) && filter.handler == nil && filter.flag == nil
       for session in sessions {
-        var data = try LintSessionData(database: self, session: session)
+        var data = try LintSessionData(database: self, session: session, filter: filter)
         let hasInteractions = try Self.hasInteractions(session, in: self)
         // Every handler a 0004 recorder writes has a lifetime: none means an older one.
         if !data.registrations.isEmpty && !data.hasLifetimes { withoutData += 1 }
@@ -48,7 +51,7 @@ extension QueryDatabase {
           try HandlerChecks.nestingPressure(data, database: self, into: &sink)
         }
         if wantsInteractions && hasInteractions {
-          try InteractionChecks(options: options).run(
+          try InteractionChecks(options: options, control: filter.control).run(
             data, database: self, into: &sink, totals: &totals)
         }
       }

@@ -9,7 +9,7 @@ enum RegistrationChecks {
   static func accumulation(_ data: LintSessionData, into sink: inout LintObservations) {
     var groups: [GroupKey: [Int]] = [:]
     for (index, registration) in data.registrations.enumerated()
-    where registration.identifier == nil && registration.added != nil {
+    where registration.identifier == nil && registration.added != nil && registration.isSelected {
       groups[GroupKey(control: registration.control, site: registration.site), default: []]
         .append(index)
     }
@@ -62,8 +62,8 @@ enum RegistrationChecks {
   static func silentReplacement(_ data: LintSessionData, into sink: inout LintObservations) {
     var chains: [ChainKey: [(replaced: LintRegistration, by: LintRegistration)]] = [:]
     for registration in data.registrations {
-      guard let replacedID = registration.replaced, let index = data.index(of: replacedID),
-        let identifier = registration.identifier
+      guard registration.isSelected, let replacedID = registration.replaced,
+        let index = data.index(of: replacedID), let identifier = registration.identifier
       else { continue }
       let replaced = data.registrations[index]
       chains[ChainKey(control: registration.control, identifier: identifier), default: []]
@@ -111,7 +111,7 @@ enum RegistrationChecks {
     }
     for (control, registrations) in byControl {
       let closures = registrations.filter(\.isClosure)
-      for target in registrations where !target.isClosure {
+      for target in registrations where !target.isClosure && target.isSelected {
         let partners = closures.filter {
           $0.site != target.site && $0.events & target.events != 0 && $0.overlaps(target)
         }

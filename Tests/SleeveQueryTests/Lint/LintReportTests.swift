@@ -105,3 +105,29 @@ struct LintReportTests {
     #expect(report.findings.map(\.check) == [.mainThreadStall])
   }
 }
+
+@Suite("Lint handler filters")
+struct LintHandlerFilterTests {
+  @Test("--control, --handler and --flag narrow findings to the handlers and controls they select")
+  func handlerFiltersNarrowFindings() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { screen, session in
+      LintCheckTests.configure(screen.pay)
+      LintCheckTests.configure(screen.pay)
+      let help = Button(name: "checkout.help", observer: session)
+      help.tap()
+    }
+    func checks(_ change: (inout QueryFilter) -> Void) throws -> [LintCheck] {
+      var filter = QueryFilter()
+      filter.session = .all
+      change(&filter)
+      return try database.lint(filter: filter).findings.map(\.check)
+    }
+    #expect(try checks { _ in } == [.accumulation, .deadInteraction])
+    #expect(try checks { $0.control = "checkout.help" } == [.deadInteraction])
+    #expect(try checks { $0.control = "checkout.pay" } == [.accumulation])
+    let site = "SleeveQueryTests/LintCheckTests.swift:\(LintCheckTests.configureLine)"
+    #expect(try checks { $0.handler = site } == [.accumulation])
+    #expect(try checks { $0.flag = "no-such-flag" } == [])
+  }
+}
