@@ -350,11 +350,19 @@ final class BatchWriter {
   /// An interaction's row; its fire ids are numbered as the fires were (they reached the
   /// writer before it). An interaction none of whose fires can be numbered (every fire of the
   /// session before it was dropped, and counted so) has no row; one past the session's
-  /// numbers is refused.
+  /// numbers is refused. One any of whose fires was lost with a failed batch is counted as
+  /// failed instead of written: its row would name fires that do not exist, and lint would
+  /// call it dead.
   private func insert(
     _ interaction: InteractionInfo, of session: inout WriterSession, key: SessionKey,
     newControls: inout [SessionKey: Set<UInt64>]
   ) throws {
+    if !session.lostFires.isEmpty,
+      interaction.fireRange.map(session.lostFires.overlaps) ?? false
+    {
+      session.failedEvents += 1
+      return
+    }
     guard let first = session.parentFireRowID(interaction.firstFire.rawValue),
       let last = session.parentFireRowID(interaction.lastFire.rawValue)
     else { return }
