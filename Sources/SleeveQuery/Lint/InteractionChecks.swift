@@ -34,22 +34,29 @@ struct InteractionChecks {
     var states: [Int64: ControlState] = [:]
     while try rows.step() {
       let control = rows.int64(at: 0)
-      let (first, last, count) = (rows.int64(at: 3), rows.int64(at: 4), rows.int64(at: 5))
+      // Only the session's own fires count: a damaged row naming other sessions' fires (or
+      // none, or running backwards) is read within the session's ids, so the arithmetic
+      // below cannot overflow, and a row that names none of its fires is not evidence.
+      let first = max(rows.int64(at: 3), ids.lowerBound)
+      let last = min(rows.int64(at: 4), ids.upperBound)
+      let count = rows.int64(at: 5)
+      guard first <= last else { continue }
       var facts: UInt8 = 0
-      if last >= first, last - first + 1 == count, count <= Int64(data.session.fires) {
+      if last - first + 1 == count, count <= Int64(data.session.fires) {
         // No other fire in between (nothing nested): the range is the interaction.
-        var fire = first
-        while fire <= last {
-          facts |= data.facts(of: fire)
-          fire += 1
-        }
+        for fire in first...last { facts |= data.facts(of: fire) }
       } else {
         members.reset()
         try members.bind(first, at: 1)
         try members.bind(last, at: 2)
         try members.bind(control, at: 3)
         try members.bind(rows.int64(at: 2), at: 4)
-        while try members.step() { facts |= data.facts(of: members.int64(at: 0)) }
+        var found = false
+        while try members.step() {
+          found = true
+          facts |= data.facts(of: members.int64(at: 0))
+        }
+        guard found else { continue }
       }
       let dead = rows.int64(at: 1) != 0 && facts & FireFacts.ran == 0
       let failed = facts & FireFacts.failed != 0
@@ -107,11 +114,9 @@ struct RageWindow {
     let needed = max(count, 1)
     recent.append((at, isDead, isFailed, false))
     if recent.count > needed { recent.removeFirst(recent.count - needed) }
-    let spanned =
-      recent.count == needed
-      && at.subtractingReportingOverflow(recent[0].at)
-        .partialValue <= window
-      && at >= recent[0].at
+    // Damaged times far apart must not wrap into the window.
+    let (span, overflow) = at.subtractingReportingOverflow(recent[0].at)
+    let spanned = recent.count == needed && !overflow && span >= 0 && span <= window
     guard spanned else {
       current = 0
       return

@@ -65,8 +65,10 @@ struct LintSessionData {
     tallies = Array(repeating: HandlerTally(), count: registrations.count)
   }
 
-  /// The registration with row id `id`, if the session has it.
+  /// The registration with row id `id`, if the session has it (an id of another session,
+  /// which a damaged file can hold, is not one of its registrations).
   func index(of id: Int64) -> Int? {
+    guard RowID.session(of: id) == session.id else { return nil }
     let number = RowID.number(of: id)
     guard number < Int64(denseIndex.count) else { return sparseIndex[number] }
     let slot = denseIndex[Int(number)]
@@ -148,6 +150,8 @@ struct LintSessionData {
   }
 
   private mutating func record(_ facts: UInt8, of fire: Int64) {
+    // An outcome naming another session's fire (a damaged file) says nothing of this one's.
+    guard RowID.session(of: fire) == session.id else { return }
     let number = RowID.number(of: fire)
     if number < Int64(denseFacts.count) {
       denseFacts[Int(number)] |= facts
@@ -158,6 +162,7 @@ struct LintSessionData {
 
   /// The facts of the fire with row id `fire`.
   func facts(of fire: Int64) -> UInt8 {
+    guard RowID.session(of: fire) == session.id else { return 0 }
     let number = RowID.number(of: fire)
     return number < Int64(denseFacts.count) ? denseFacts[Int(number)] : sparseFacts[number] ?? 0
   }
