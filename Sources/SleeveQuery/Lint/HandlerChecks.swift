@@ -10,10 +10,7 @@ enum HandlerChecks {
   ) throws {
     let orphans = data.tallies.indices.filter { data.tallies[$0].ownerReleasedFire != nil }
     guard !orphans.isEmpty, let ids = data.session.idRange else { return }
-    // Within the session's ids: a damaged outcome can name any fire.
-    let start = max(
-      orphans.compactMap { data.tallies[$0].ownerReleasedFire }.min() ?? ids.lowerBound,
-      ids.lowerBound)
+    let start = orphans.compactMap { data.tallies[$0].ownerReleasedFire }.min() ?? ids.lowerBound
     var missed = Array(repeating: Int64(0), count: orphans.count)
     let slotsByControl = Dictionary(grouping: orphans.indices) {
       data.registrations[orphans[$0]].control

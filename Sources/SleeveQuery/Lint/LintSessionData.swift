@@ -101,6 +101,8 @@ struct LintSessionData {
     while try statement.step() {
       let status = statement.int64(at: 1)
       let fire = statement.int64(at: 4)
+      // An outcome naming another session's fire (a damaged file) says nothing of this one.
+      guard RowID.session(of: fire) == session.id else { continue }
       if factsPerFire && (status == ok || status == failed) {
         record(status == failed ? FireFacts.ran | FireFacts.failed : FireFacts.ran, of: fire)
       }
@@ -150,8 +152,6 @@ struct LintSessionData {
   }
 
   private mutating func record(_ facts: UInt8, of fire: Int64) {
-    // An outcome naming another session's fire (a damaged file) says nothing of this one's.
-    guard RowID.session(of: fire) == session.id else { return }
     let number = RowID.number(of: fire)
     if number < Int64(denseFacts.count) {
       denseFacts[Int(number)] |= facts
@@ -160,9 +160,8 @@ struct LintSessionData {
     }
   }
 
-  /// The facts of the fire with row id `fire`.
+  /// The facts of the fire with row id `fire` (one of this session's).
   func facts(of fire: Int64) -> UInt8 {
-    guard RowID.session(of: fire) == session.id else { return 0 }
     let number = RowID.number(of: fire)
     return number < Int64(denseFacts.count) ? denseFacts[Int(number)] : sparseFacts[number] ?? 0
   }

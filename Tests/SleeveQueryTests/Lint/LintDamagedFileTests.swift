@@ -148,4 +148,41 @@ struct LintDamagedFileTests {
     let report = try LintScenario.lint(try QueryDatabase(path: fixture.path))
     #expect(!report.findings.contains { $0.check == .rageInteraction })
   }
+
+  @Test("an owner found gone at a fire outside the session is not an orphaned handler of it")
+  func ownerReleasedOutsideTheSessionIsNotRead() throws {
+    let fixture = try Self.fixture()
+    // Fire 5 belongs to no session, yet names session 1's control (a damaged file).
+    try fixture.connection.execute(
+      """
+      INSERT INTO fires (id, control_id, events, origin, depth, at_ns)
+        VALUES (5, (1 << 32) | 1, 64, 0, 1, 0);
+      INSERT INTO outcomes (id, fire_id, registration_id, status, is_async, started_ns,
+        duration_ns) VALUES ((1 << 32) | 1, 5, (1 << 32) | 1, 2, 0, 0, 0);
+      """)
+    let report = try LintScenario.lint(try QueryDatabase(path: fixture.path))
+    #expect(!report.findings.contains { $0.check == .orphanedHandler })
+  }
+
+  @Test("a replacement naming another session's registration is no silent replacement here")
+  func replacedRegistrationOfAnotherSessionIsNotThisSessions() throws {
+    let fixture = try Self.fixture()
+    try fixture.session(2, name: "other")
+    try fixture.handler(session: 2, number: 1, name: "render", control: "feed")
+    try fixture.handler(
+      session: 1, number: 2, name: "submit", control: "feed", identifier: "submit",
+      site: "Other.swift:2")
+    // Session 1's second handler claims to have replaced session 2's first, whose number is
+    // that of session 1's first: from another site, by another owner type.
+    try fixture.connection.execute(
+      """
+      UPDATE registrations SET identifier = 'submit', anchor_type = 'Cart'
+        WHERE id = (1 << 32) | 1;
+      UPDATE registrations SET anchor_type = 'Checkout' WHERE id = (1 << 32) | 2;
+      INSERT INTO registration_lifetimes (registration_id, added_seq, replaced_registration_id)
+        VALUES ((1 << 32) | 2, 2, (2 << 32) | 1);
+      """)
+    let report = try LintScenario.lint(try QueryDatabase(path: fixture.path))
+    #expect(!report.findings.contains { $0.check == .silentReplacement })
+  }
 }
