@@ -64,9 +64,13 @@ struct InteractionChecks {
       state.interactions += 1
       if dead { state.dead += 1 }
       if failed { state.failed += 1 }
-      state.rage.add(
-        at: rows.int64(at: 6), dead: dead, failed: failed, count: options.rageCount,
-        window: options.rageWindowNanoseconds)
+      // Rage is the user repeating: an interaction a handler sent (deeper than 1, a nested
+      // `tap()`) is not the user's, so it is not in the burst window.
+      if rows.int64(at: 2) <= 1 {
+        state.rage.add(
+          at: rows.int64(at: 6), dead: dead, failed: failed, count: options.rageCount,
+          window: options.rageWindowNanoseconds)
+      }
       states[control] = state
     }
     for (control, state) in states {

@@ -98,12 +98,15 @@ struct LintSessionData {
     let failed = RecordCodes.Status.failed.rawValue
     let ownerReleased = RecordCodes.Status.ownerReleased.rawValue
     let refused = RecordCodes.Status.recursionLimit.rawValue
+    let cancelled = RecordCodes.Status.cancelled.rawValue
     while try statement.step() {
       let status = statement.int64(at: 1)
       let fire = statement.int64(at: 4)
       // An outcome naming another session's fire (a damaged file) says nothing of this one.
       guard RowID.session(of: fire) == session.id else { continue }
-      if factsPerFire && (status == ok || status == failed) {
+      // An async handler cancelled mid-run (removed, replaced) ran: its interaction
+      // reached a handler, so it is not dead.
+      if factsPerFire && (status == ok || status == failed || status == cancelled) {
         record(status == failed ? FireFacts.ran | FireFacts.failed : FireFacts.ran, of: fire)
       }
       guard let index = index(of: statement.int64(at: 0)) else { continue }
