@@ -6,9 +6,10 @@ import Testing
 
 /// An interaction row names fires by id (Migrations/0004): when those fires are dropped under
 /// a full buffer or lost with a failed batch, the row must not be written as if they existed
-/// (lint would call the interaction dead), and every event stays counted.
+/// (lint would call the interaction dead), and every event stays counted. A lifetime names
+/// only registrations whose rows exist.
 @MainActor
-@Suite("Interactions under faults")
+@Suite("Interactions and lifetimes under faults")
 struct InteractionFaultTests {
   /// Interaction rows whose fires, by the migration's rule, are not all written.
   static let unwrittenFires = """
@@ -79,6 +80,41 @@ struct InteractionFaultTests {
     let written =
       try reader.count("fires") + reader.count("outcomes") + reader.count("interactions")
     #expect(written + Int(failed) + session.droppedEvents == Self.eventsPerTyping)
+    try await recorder.close()
+  }
+
+  @Test("a replacement of a handler whose row was lost names none, and its own row is written")
+  func replacementOfALostRegistrationIsWritten() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("replaced.sqlite")
+    let recorder = try Recorder(path: path)
+    let session = try recorder.startSession(name: "replaced")
+    let pay = Button(name: "pay", observer: session)
+    try await session.flush()
+    // A fault for one batch: the one holding the first registration.
+    let injector = try Connection(path: path)
+    try injector.execute(
+      """
+      CREATE TRIGGER injected_fault BEFORE INSERT ON registrations
+      BEGIN SELECT RAISE(ABORT, 'injected fault'); END
+      """)
+    pay.on(.touchUpInside, id: "submit") { _ in }
+    try? await session.flush()
+    try injector.execute("DROP TRIGGER injected_fault")
+    // The second replaces the first by id; its batch must not fail on the lost row.
+    pay.on(.touchUpInside, id: "submit") { _ in }
+    try await session.end()
+    let reader = try Inspector(path: path)
+    #expect(try reader.count("registrations") == 1)
+    let lifetimes = try reader.rows(
+      "SELECT added_seq, replaced_registration_id IS NULL FROM registration_lifetimes")
+    #expect(lifetimes == ["3|1"], "\(lifetimes)")
+    #expect(
+      try reader.count(
+        "registration_lifetimes", where: "registration_id NOT IN (SELECT id FROM registrations)")
+        == 0)
+    // Only the lost batch's events are counted failed: the first registration alone.
+    #expect(try reader.int("SELECT failed_events FROM sessions") == 1)
     try await recorder.close()
   }
 }

@@ -343,7 +343,13 @@ final class BatchWriter {
     let lifetime = statements.insertLifetime
     try lifetime.bind(id, at: 1)
     try lifetime.bind(registered.sequence, at: 2)
-    try lifetime.bind(info.replaced.flatMap { session.knownRegistrationRowID($0.rawValue) }, at: 3)
+    // A replaced handler whose row was lost with a failed batch is not named: the foreign key
+    // would fail this batch too, and every later replacement of the same id with it.
+    let replaced = info.replaced.flatMap { replaced in
+      session.lostRegistrations.contains(replaced.rawValue)
+        ? nil : session.knownRegistrationRowID(replaced.rawValue)
+    }
+    try lifetime.bind(replaced, at: 3)
     try lifetime.run()
   }
 
