@@ -58,4 +58,25 @@ struct LintSemanticsTests {
     try #require(nested == 3, "the nested taps were not recorded as interactions")
     #expect(try LintScenario.lint(database).findings.isEmpty)
   }
+
+  @Test("a tap whose only handler is behind a flag that is off did nothing: dead; a fallback ran")
+  @MainActor
+  func flagOffHandlerIsDeadUnlessAFallbackRan() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("flags.sqlite")
+    let recorder = try Recorder(path: path)
+    let session = try recorder.startSession(name: "flags")
+    let flags = InMemoryFlagProvider(["new-checkout": .disabled])
+    let gated = Button(name: "gated", observer: session, flags: flags)
+    gated.on(.touchUpInside, flag: "new-checkout") { _ in }
+    let fallback = Button(name: "fallback", observer: session, flags: flags)
+    fallback.on(.touchUpInside, flag: "new-checkout", fallback: { _ in }) { _ in }
+    gated.tap()
+    fallback.tap()
+    try await session.end()
+    try await recorder.close()
+    let report = try LintScenario.lint(try QueryDatabase(path: path))
+    // The user saw an enabled button and nothing happened: hide or disable it while off.
+    #expect(LintScenario.summary(report) == ["dead-interaction: gated - @- [warning]"])
+  }
 }
