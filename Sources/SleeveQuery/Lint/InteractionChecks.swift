@@ -31,6 +31,9 @@ struct InteractionChecks {
       SELECT id FROM fires WHERE id BETWEEN ? AND ? AND control_id = ? AND depth = ?
         AND origin = 0
       """)
+    // A session that dropped or lost events may have interactions some of whose fires were
+    // never written (recorders before the buffer dropped such interactions with their fires).
+    let lossy = data.session.droppedEvents > 0 || data.session.failedEvents > 0
     var states: [Int64: ControlState] = [:]
     while try rows.step() {
       let control = rows.int64(at: 0)
@@ -42,7 +45,7 @@ struct InteractionChecks {
       let count = rows.int64(at: 5)
       guard first <= last else { continue }
       var facts: UInt8 = 0
-      if last - first + 1 == count, count <= Int64(data.session.fires) {
+      if !lossy, last - first + 1 == count, count <= Int64(data.session.fires) {
         // No other fire in between (nothing nested): the range is the interaction.
         for fire in first...last { facts |= data.facts(of: fire) }
       } else {
@@ -51,12 +54,16 @@ struct InteractionChecks {
         try members.bind(last, at: 2)
         try members.bind(control, at: 3)
         try members.bind(rows.int64(at: 2), at: 4)
-        var found = false
+        var found: Int64 = 0
         while try members.step() {
-          found = true
+          found += 1
           facts |= data.facts(of: members.int64(at: 0))
         }
-        guard found else { continue }
+        // Naming no written fire is no evidence; in a lossy session, neither is missing some
+        // of its fires, unless one that was written ran a handler.
+        guard found > 0, !lossy || found >= count || facts & FireFacts.ran != 0 else {
+          continue
+        }
       }
       let dead = rows.int64(at: 1) != 0 && facts & FireFacts.ran == 0
       let failed = facts & FireFacts.failed != 0

@@ -185,4 +185,23 @@ struct LintDamagedFileTests {
     let report = try LintScenario.lint(try QueryDatabase(path: fixture.path))
     #expect(!report.findings.contains { $0.check == .silentReplacement })
   }
+
+  @Test(
+    "in a session that dropped events, an interaction missing fires that ran nothing is unknown",
+    arguments: [("dropped_events", 0), ("failed_events", 0), ("write_errors", 1)])
+  func interactionMissingFiresInALossySession(counter: String, dead: Int) throws {
+    let fixture = try Self.fixture()
+    // Three fires claimed, only the first written (an older recorder under a full buffer);
+    // two later nested fires make the session's fire count cover the claimed range.
+    try Self.interaction(
+      fixture, number: 1, first: "(1 << 32) | 1", last: "(1 << 32) | 3", count: "3")
+    try fixture.connection.execute(
+      """
+      INSERT INTO fires (id, control_id, events, origin, depth, at_ns)
+        VALUES ((1 << 32) | 4, (1 << 32) | 1, 64, 0, 2, 0), ((1 << 32) | 5, (1 << 32) | 1, 64, 0, 2, 0);
+      UPDATE sessions SET \(counter) = 2;
+      """)
+    let report = try LintScenario.lint(try QueryDatabase(path: fixture.path))
+    #expect(report.findings.filter { $0.check == .deadInteraction }.count == dead)
+  }
 }
