@@ -1,8 +1,14 @@
+import SleeveStore
+
 /// The checks that read a session's user interactions (schema 0004): dead, rage and error
 /// interactions. An interaction's fires are found by the migration's rule; its facts are
 /// the facts of those fires (did a handler run, did one fail).
 struct InteractionChecks {
   let options: LintOptions
+  /// How many times over a session's interactions may name each of its fires, in all: a
+  /// recording reaches it only with interactions nested 63 deep (the default nesting limit
+  /// is 32).
+  static let spanPerFire: Int64 = 64
 
   /// Per control: interactions, dead ones, failed ones, and the rage window.
   private struct ControlState {
@@ -28,12 +34,30 @@ struct InteractionChecks {
     try rows.bind(ids.upperBound, at: 2)
     let members = try database.connection.prepare(
       """
-      SELECT id FROM fires WHERE id BETWEEN ? AND ? AND control_id = ? AND depth = ?
-        AND origin = 0
+      SELECT id, control_id = ? AND depth = ? AND origin = 0 FROM fires WHERE id BETWEEN ? AND ?
       """)
     // A session that dropped or lost events may have interactions some of whose fires were
     // never written (recorders before the buffer dropped such interactions with their fires).
     let lossy = data.session.droppedEvents > 0 || data.session.failedEvents > 0
+    // Reading an interaction costs the fires in its range. A recording's ranges overlap only
+    // by nesting (an interaction holds the deeper ones its handlers sent), so all of them
+    // hold at most the fires times the depth reached: a file whose ranges hold more than
+    // ``spanPerFire`` times its fires is damaged, and says so, rather than taking
+    // interactions × fires.
+    let fires = Int64(data.session.fires)
+    let (product, overflow) = (fires + 1).multipliedReportingOverflow(by: Self.spanPerFire)
+    let budget = overflow ? Int64.max : product
+    var read: Int64 = 0
+    func spend(_ cost: Int64) throws {
+      read = LintObservation.saturatingSum(read, cost)
+      guard read <= budget, read < Int64.max else {
+        throw StoreError.corrupt(
+          path: database.path,
+          detail:
+            "session \(data.session.id)'s interactions name its fires more than "
+            + "\(Self.spanPerFire) times over")
+      }
+    }
     var states: [Int64: ControlState] = [:]
     while try rows.step() {
       let control = rows.int64(at: 0)
@@ -47,15 +71,20 @@ struct InteractionChecks {
       var facts: UInt8 = 0
       if !lossy, last - first + 1 == count, count <= Int64(data.session.fires) {
         // No other fire in between (nothing nested): the range is the interaction.
+        try spend(count)
         for fire in first...last { facts |= data.facts(of: fire) }
       } else {
+        // Every fire in the range is read (SQLite visits them all anyway), so the cost is
+        // counted exactly; its own are those of its control at its depth, sent as interaction.
         members.reset()
-        try members.bind(first, at: 1)
-        try members.bind(last, at: 2)
-        try members.bind(control, at: 3)
-        try members.bind(rows.int64(at: 2), at: 4)
+        try members.bind(control, at: 1)
+        try members.bind(rows.int64(at: 2), at: 2)
+        try members.bind(first, at: 3)
+        try members.bind(last, at: 4)
         var found: Int64 = 0
         while try members.step() {
+          try spend(1)
+          guard members.int64(at: 1) != 0 else { continue }
           found += 1
           facts |= data.facts(of: members.int64(at: 0))
         }

@@ -204,4 +204,33 @@ struct LintDamagedFileTests {
     let report = try LintScenario.lint(try QueryDatabase(path: fixture.path))
     #expect(report.findings.filter { $0.check == .deadInteraction }.count == dead)
   }
+
+  @Test("interactions naming the same fires over and over are a damaged file, not a long wait")
+  func overlappingInteractionsAreDamage() throws {
+    let fixture = try Self.fixture()
+    // Ten fires, and 100 interactions each naming all ten: 1,000 reads where a recording
+    // needs at most 64 per fire (704 here).
+    for number in 2...10 {
+      try fixture.connection.execute(
+        """
+        INSERT INTO fires (id, control_id, events, origin, depth, at_ns)
+          VALUES ((1 << 32) | \(number), (1 << 32) | 1, 64, 0, 1, 0)
+        """)
+    }
+    for number in 1...100 {
+      try Self.interaction(
+        fixture, number: number, first: "(1 << 32) | 1", last: "(1 << 32) | 10", count: "1")
+    }
+    let database = try QueryDatabase(path: fixture.path)
+    #expect {
+      try LintScenario.lint(database)
+    } throws: { error in
+      guard case .store(.corrupt(_, let detail)) = error as? QueryError else { return false }
+      return detail == "session 1's interactions name its fires more than 64 times over"
+    }
+    // Ten of them are within a recording's worth: an answer (ten dead taps, a rage burst).
+    try fixture.connection.execute("DELETE FROM interactions WHERE (id & 4294967295) > 10")
+    let dead = try LintScenario.lint(database).findings.first { $0.check == .deadInteraction }
+    #expect(LintScenario.evidence(try #require(dead))["dead interactions"] == "10")
+  }
 }
