@@ -23,6 +23,22 @@ struct InteractionTests {
     #expect(interactions.allSatisfy { $0.endedAtNanoseconds >= $0.atNanoseconds })
   }
 
+  @Test("an observer changed mid-tap hears only its own fires: the interaction names none else")
+  func observerChangedMidInteraction() throws {
+    let first = RecordingObserver()
+    let second = RecordingObserver()
+    let button = Button(name: "pay", observer: first)
+    // A handler moves the control to another session during the tap (a screen handed over).
+    button.on(.touchDown) { button in button.observer = second }
+    button.tap()
+    let interaction = try #require(first.interactions.first)
+    #expect(first.interactions.count == 1)
+    #expect(interaction.fireCount == 1)
+    #expect(interaction.firstFire == first.fires[0].id && interaction.lastFire == first.fires[0].id)
+    // The second observer saw the other two fires, which were no interaction it began.
+    #expect(second.fires.count == 2 && second.interactions.isEmpty)
+  }
+
   @Test("a lone sendInteraction is an interaction named by its events; sendActions is none")
   func loneInteractionAndProgrammaticFire() {
     let observer = RecordingObserver()

@@ -58,8 +58,14 @@ open class Control {
   /// dynamic exclusivity check is pure cost on the hot path.
   @exclusivity(unchecked) var registry = HandlerRegistry()
   var activeObserver: (any DispatchObserver)? {
-    didSet { isObserved = activeObserver != nil }
+    didSet {
+      isObserved = activeObserver != nil
+      observerChanges &+= 1
+    }
   }
+  /// How many times the observer was set since init: an open interaction keeps only the
+  /// fires its own observer saw (``InteractionScope``).
+  var observerChanges: UInt64 = 0
   /// Mirrors `activeObserver != nil` so the hot path tests a flag, not an existential.
   var isObserved = false
   /// Async handler tasks still running, by a per-control counter.

@@ -14,6 +14,8 @@ enum InteractionScope {
     let gesture: String
     let wasEnabled: Bool
     let observer: any DispatchObserver
+    /// The control's ``Control/observerChanges`` when it began.
+    let observerChanges: UInt64
     let atNanoseconds: Int64
     var firstFire: FireID?
     var lastFire: FireID?
@@ -30,9 +32,14 @@ enum InteractionScope {
     return current.control == ObjectIdentifier(control) && current.depth == FireNesting.depth + 1
   }
 
-  /// Counts `fire` into the open interaction when it belongs there.
+  /// Counts `fire` into the open interaction when it belongs there: a fire sent after the
+  /// control's observer changed went to another observer, so it is not one of the fires the
+  /// interaction's observer saw (the interaction is reported to the observer it began with,
+  /// with the fires that observer recorded).
   static func note(_ fire: FireInfo, of control: Control) {
-    guard fire.origin == .interaction, isOpen(for: control) else { return }
+    guard fire.origin == .interaction, isOpen(for: control),
+      current?.observerChanges == control.observerChanges
+    else { return }
     if current?.firstFire == nil { current?.firstFire = fire.id }
     current?.lastFire = fire.id
     current?.fireCount += 1
@@ -68,7 +75,8 @@ extension Control {
     InteractionScope.current = InteractionScope.Open(
       id: IdentifierCounter.nextInteraction(), control: ObjectIdentifier(self),
       depth: FireNesting.depth + 1, gesture: gesture, wasEnabled: isEnabled,
-      observer: activeObserver, atNanoseconds: MonotonicClock.nanoseconds())
+      observer: activeObserver, observerChanges: observerChanges,
+      atNanoseconds: MonotonicClock.nanoseconds())
     body()
     let ended = InteractionScope.current
     InteractionScope.current = outer

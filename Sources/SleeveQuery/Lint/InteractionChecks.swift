@@ -1,3 +1,5 @@
+import SleeveStore
+
 /// The checks that read a session's user interactions (schema 0004): dead, rage and error
 /// interactions. An interaction's fires are found by the migration's rule; its facts are
 /// the facts of those fires (did a handler run, did one fail).
@@ -5,6 +7,10 @@ struct InteractionChecks {
   let options: LintOptions
   /// Only this control's interactions (`--control`), when given.
   var control: String?
+  /// How many times over a session's interactions may name each of its fires, in all: a
+  /// recording reaches it only with interactions nested 63 deep (the default nesting limit
+  /// is 32).
+  static let spanPerFire: Int64 = 64
 
   /// Per control: interactions, dead ones, failed ones, and the rage window.
   private struct ControlState {
@@ -30,28 +36,65 @@ struct InteractionChecks {
     try rows.bind(ids.upperBound, at: 2)
     let members = try database.connection.prepare(
       """
-      SELECT id FROM fires WHERE id BETWEEN ? AND ? AND control_id = ? AND depth = ?
-        AND origin = 0
+      SELECT id, control_id = ? AND depth = ? AND origin = 0 FROM fires WHERE id BETWEEN ? AND ?
       """)
+    // A session that dropped or lost events may have interactions some of whose fires were
+    // never written (recorders before the buffer dropped such interactions with their fires).
+    let lossy = data.session.droppedEvents > 0 || data.session.failedEvents > 0
+    // Reading an interaction costs the fires in its range. A recording's ranges overlap only
+    // by nesting (an interaction holds the deeper ones its handlers sent), so all of them
+    // hold at most the fires times the depth reached: a file whose ranges hold more than
+    // ``spanPerFire`` times its fires is damaged, and says so, rather than taking
+    // interactions × fires.
+    let fires = Int64(data.session.fires)
+    let (product, overflow) = (fires + 1).multipliedReportingOverflow(by: Self.spanPerFire)
+    let budget = overflow ? Int64.max : product
+    var read: Int64 = 0
+    func spend(_ cost: Int64) throws {
+      read = LintObservation.saturatingSum(read, cost)
+      guard read <= budget, read < Int64.max else {
+        throw StoreError.corrupt(
+          path: database.path,
+          detail:
+            "session \(data.session.id)'s interactions name its fires more than "
+            + "\(Self.spanPerFire) times over")
+      }
+    }
     var states: [Int64: ControlState] = [:]
     while try rows.step() {
       let control = rows.int64(at: 0)
-      let (first, last, count) = (rows.int64(at: 3), rows.int64(at: 4), rows.int64(at: 5))
+      // Only the session's own fires count: a damaged row naming other sessions' fires (or
+      // none, or running backwards) is read within the session's ids, so the arithmetic
+      // below cannot overflow, and a row that names none of its fires is not evidence.
+      let first = max(rows.int64(at: 3), ids.lowerBound)
+      let last = min(rows.int64(at: 4), ids.upperBound)
+      let count = rows.int64(at: 5)
+      guard first <= last else { continue }
       var facts: UInt8 = 0
-      if last >= first, last - first + 1 == count, count <= Int64(data.session.fires) {
+      if !lossy, last - first + 1 == count, count <= Int64(data.session.fires) {
         // No other fire in between (nothing nested): the range is the interaction.
-        var fire = first
-        while fire <= last {
-          facts |= data.facts(of: fire)
-          fire += 1
-        }
+        try spend(count)
+        for fire in first...last { facts |= data.facts(of: fire) }
       } else {
+        // Every fire in the range is read (SQLite visits them all anyway), so the cost is
+        // counted exactly; its own are those of its control at its depth, sent as interaction.
         members.reset()
-        try members.bind(first, at: 1)
-        try members.bind(last, at: 2)
-        try members.bind(control, at: 3)
-        try members.bind(rows.int64(at: 2), at: 4)
-        while try members.step() { facts |= data.facts(of: members.int64(at: 0)) }
+        try members.bind(control, at: 1)
+        try members.bind(rows.int64(at: 2), at: 2)
+        try members.bind(first, at: 3)
+        try members.bind(last, at: 4)
+        var found: Int64 = 0
+        while try members.step() {
+          try spend(1)
+          guard members.int64(at: 1) != 0 else { continue }
+          found += 1
+          facts |= data.facts(of: members.int64(at: 0))
+        }
+        // Naming no written fire is no evidence; in a lossy session, neither is missing some
+        // of its fires, unless one that was written ran a handler.
+        guard found > 0, !lossy || found >= count || facts & FireFacts.ran != 0 else {
+          continue
+        }
       }
       let dead = rows.int64(at: 1) != 0 && facts & FireFacts.ran == 0
       let failed = facts & FireFacts.failed != 0
@@ -59,9 +102,13 @@ struct InteractionChecks {
       state.interactions += 1
       if dead { state.dead += 1 }
       if failed { state.failed += 1 }
-      state.rage.add(
-        at: rows.int64(at: 6), dead: dead, failed: failed, count: options.rageCount,
-        window: options.rageWindowNanoseconds)
+      // Rage is the user repeating: an interaction a handler sent (deeper than 1, a nested
+      // `tap()`) is not the user's, so it is not in the burst window.
+      if rows.int64(at: 2) <= 1 {
+        state.rage.add(
+          at: rows.int64(at: 6), dead: dead, failed: failed, count: options.rageCount,
+          window: options.rageWindowNanoseconds)
+      }
       states[control] = state
     }
     for (control, state) in states {
@@ -110,11 +157,9 @@ struct RageWindow {
     let needed = max(count, 1)
     recent.append((at, isDead, isFailed, false))
     if recent.count > needed { recent.removeFirst(recent.count - needed) }
-    let spanned =
-      recent.count == needed
-      && at.subtractingReportingOverflow(recent[0].at)
-        .partialValue <= window
-      && at >= recent[0].at
+    // Damaged times far apart must not wrap into the window.
+    let (span, overflow) = at.subtractingReportingOverflow(recent[0].at)
+    let spanned = recent.count == needed && !overflow && span >= 0 && span <= window
     guard spanned else {
       current = 0
       return

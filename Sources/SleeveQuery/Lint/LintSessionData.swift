@@ -72,8 +72,10 @@ struct LintSessionData {
     tallies = Array(repeating: HandlerTally(), count: registrations.count)
   }
 
-  /// The registration with row id `id`, if the session has it.
+  /// The registration with row id `id`, if the session has it (an id of another session,
+  /// which a damaged file can hold, is not one of its registrations).
   func index(of id: Int64) -> Int? {
+    guard RowID.session(of: id) == session.id else { return nil }
     let number = RowID.number(of: id)
     guard number < Int64(denseIndex.count) else { return sparseIndex[number] }
     let slot = denseIndex[Int(number)]
@@ -103,10 +105,15 @@ struct LintSessionData {
     let failed = RecordCodes.Status.failed.rawValue
     let ownerReleased = RecordCodes.Status.ownerReleased.rawValue
     let refused = RecordCodes.Status.recursionLimit.rawValue
+    let cancelled = RecordCodes.Status.cancelled.rawValue
     while try statement.step() {
       let status = statement.int64(at: 1)
       let fire = statement.int64(at: 4)
-      if factsPerFire && (status == ok || status == failed) {
+      // An outcome naming another session's fire (a damaged file) says nothing of this one.
+      guard RowID.session(of: fire) == session.id else { continue }
+      // An async handler cancelled mid-run (removed, replaced) ran: its interaction
+      // reached a handler, so it is not dead.
+      if factsPerFire && (status == ok || status == failed || status == cancelled) {
         record(status == failed ? FireFacts.ran | FireFacts.failed : FireFacts.ran, of: fire)
       }
       guard let index = index(of: statement.int64(at: 0)) else { continue }
@@ -163,7 +170,7 @@ struct LintSessionData {
     }
   }
 
-  /// The facts of the fire with row id `fire`.
+  /// The facts of the fire with row id `fire` (one of this session's).
   func facts(of fire: Int64) -> UInt8 {
     let number = RowID.number(of: fire)
     return number < Int64(denseFacts.count) ? denseFacts[Int(number)] : sparseFacts[number] ?? 0

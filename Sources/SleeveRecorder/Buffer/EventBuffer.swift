@@ -87,12 +87,21 @@ final class EventBuffer: Sendable {
   }
 
   /// Appends an event that must not be dropped (sessions, registrations, flags): it may take
-  /// the buffer past its capacity, which these rare events cannot do for long.
+  /// the buffer past its capacity, which these rare events cannot do for long. The one
+  /// exception is an interaction any of whose fires (first to last) was dropped: it is
+  /// dropped too, and counted, so no interaction row names fires that were never written.
   /// - Returns: Its sequence number, or `nil` when the buffer is closed.
   @discardableResult
   func appendStructural(_ event: PendingEvent) -> UInt64? {
     let admission = state.withLock { state -> Admission in
       guard !state.closed else { return .dropped }
+      if case .interactionEnded(let box) = event.event, !state.droppedFires.isEmpty,
+        let fires = box.value.fireRange, state.droppedFires[event.session]?.overlaps(fires) == true
+      {
+        // Its fires were dropped: a row naming them would call the interaction dead.
+        state.dropped[event.session, default: 0] += 1
+        return .dropped
+      }
       state.pending.structural.append(event)
       return accept(&state)
     }

@@ -18,6 +18,22 @@ struct FireRanges: Sendable {
     }
   }
 
+  /// Whether any id in `range` is in the set (an interaction's fires, first to last).
+  func overlaps(_ range: ClosedRange<UInt64>) -> Bool {
+    // The first stored range that does not end before `range` begins, by bisection.
+    var low = 0
+    var high = ranges.count
+    while low < high {
+      let middle = (low + high) / 2
+      if ranges[middle].upperBound < range.lowerBound {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low < ranges.count && ranges[low].lowerBound <= range.upperBound
+  }
+
   /// Whether `id` is in the set.
   func contains(_ id: UInt64) -> Bool {
     var low = 0

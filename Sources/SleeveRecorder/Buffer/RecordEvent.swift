@@ -160,3 +160,10 @@ enum StatusCodes {
     }
   }
 }
+
+extension InteractionInfo {
+  /// Its fires' process-wide numbers, first to last (`nil` if a damaged value runs backwards).
+  var fireRange: ClosedRange<UInt64>? {
+    firstFire.rawValue <= lastFire.rawValue ? firstFire.rawValue...lastFire.rawValue : nil
+  }
+}

@@ -343,18 +343,32 @@ final class BatchWriter {
     let lifetime = statements.insertLifetime
     try lifetime.bind(id, at: 1)
     try lifetime.bind(registered.sequence, at: 2)
-    try lifetime.bind(info.replaced.flatMap { session.knownRegistrationRowID($0.rawValue) }, at: 3)
+    // A replaced handler whose row was lost with a failed batch is not named: the foreign key
+    // would fail this batch too, and every later replacement of the same id with it.
+    let replaced = info.replaced.flatMap { replaced in
+      session.lostRegistrations.contains(replaced.rawValue)
+        ? nil : session.knownRegistrationRowID(replaced.rawValue)
+    }
+    try lifetime.bind(replaced, at: 3)
     try lifetime.run()
   }
 
   /// An interaction's row; its fire ids are numbered as the fires were (they reached the
   /// writer before it). An interaction none of whose fires can be numbered (every fire of the
   /// session before it was dropped, and counted so) has no row; one past the session's
-  /// numbers is refused.
+  /// numbers is refused. One any of whose fires was lost with a failed batch is counted as
+  /// failed instead of written: its row would name fires that do not exist, and lint would
+  /// call it dead.
   private func insert(
     _ interaction: InteractionInfo, of session: inout WriterSession, key: SessionKey,
     newControls: inout [SessionKey: Set<UInt64>]
   ) throws {
+    if !session.lostFires.isEmpty,
+      interaction.fireRange.map(session.lostFires.overlaps) ?? false
+    {
+      session.failedEvents += 1
+      return
+    }
     guard let first = session.parentFireRowID(interaction.firstFire.rawValue),
       let last = session.parentFireRowID(interaction.lastFire.rawValue)
     else { return }
