@@ -233,10 +233,3 @@ struct OTLPExportTests {
     #expect(parsed.output == "spans 60 errors 2\n")
   }
 }
-
-/// Whether a Python module is importable.
-enum PythonModule {
-  static func isInstalled(_ module: String) -> Bool {
-    (try? ChildProcess.run("/usr/bin/env", ["python3", "-c", "import \(module)"]).status) == 0
-  }
-}
