@@ -34,8 +34,9 @@ public struct ExponentialHistogram: Equatable, Sendable {
   public internal(set) var count: UInt64 = 0
   /// Their exact sum.
   public internal(set) var sum: Int128 = 0
-  /// The smallest and largest value added; `nil` when empty.
+  /// The smallest value added; `nil` when empty.
   public internal(set) var minimum: Int64?
+  /// The largest value added; `nil` when empty.
   public internal(set) var maximum: Int64?
 
   /// An empty histogram at `maximumScale` (5), spanning at most `maximumBuckets` (2,048).
