@@ -149,8 +149,9 @@ public struct ExponentialHistogram: Equatable, Sendable {
 
   /// The percentile `point` (0…100) by rank, as numpy's `method='lower'` defines it (the value
   /// at 0-based rank ⌊(n − 1)·p/100⌋ of the sorted values), estimated from its bucket: within
-  /// ``relativeError`` of the exact value (and exact when it is in the zero bucket or the
-  /// estimate is clamped to the minimum or maximum). `nil` when empty.
+  /// ``relativeError`` of the exact value, up to floating-point rounding (1e-9 relative; the
+  /// error reaches the bound at a bucket's edges), and exact when it is in the zero bucket or
+  /// the estimate is clamped to the minimum or maximum. `nil` when empty.
   public func lowerPercentile(_ point: Double) -> Double? {
     guard count > 0, let minimum, let maximum else { return nil }
     let clamped = Swift.min(Swift.max(point, 0), 100)
