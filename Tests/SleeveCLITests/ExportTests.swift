@@ -140,7 +140,7 @@ struct ExportTests {
 
     let badFormat = await CLIRunner.run(["export", "--db", fixture.path, "--format", "xml"])
     #expect(badFormat.exit == 64)
-    #expect(badFormat.error.contains("otlp-json, ndjson, csv"))
+    #expect(badFormat.error.contains("otlp-json, otlp-metrics-json, ndjson, csv"))
   }
 
   @Test("a failed write to standard output is exit 74 with a message, not a silent cut")

@@ -6,22 +6,29 @@ enum ExportCommand: Command {
   /// The export formats.
   enum Format: String, CaseIterable {
     case otlpJSON = "otlp-json"
+    case otlpMetricsJSON = "otlp-metrics-json"
     case ndjson
     case csv
   }
 
   static let spec = CommandSpec(
-    name: "export", abstract: "Export sessions as OpenTelemetry traces, NDJSON or CSV.",
+    name: "export",
+    abstract: "Export sessions as OpenTelemetry traces or metrics, NDJSON or CSV.",
     discussion: """
       otlp-json: OTLP/JSON trace requests, one per line (the OpenTelemetry Collector's
       otlpjsonfile receiver reads them): a span per fire, a child span per handler invocation.
+      otlp-metrics-json: OTLP/JSON metric requests, one line per session: per handler and
+      variant an exponential histogram of its durations (scale 5, within 1.083%) and a
+      counter per outcome status, as deltas over the session.
       ndjson, csv: one row per handler invocation joined with its fire, handler and session;
       the columns are listed in README. Streams: memory stays flat for any session size.
       With --out the file appears only once complete.
       """,
     options: [
       SharedOptions.db,
-      OptionSpec("format", value: "format", help: "otlp-json, ndjson or csv (default: ndjson)."),
+      OptionSpec(
+        "format", value: "format",
+        help: "otlp-json, otlp-metrics-json, ndjson or csv (default: ndjson)."),
       OptionSpec("out", value: "file", help: "Write to this file (default: standard output)."),
     ] + SharedOptions.filters.filter { ["session", "name", "since"].contains($0.name) })
 
@@ -63,6 +70,17 @@ enum ExportCommand: Command {
           }
         }
         try exporter.flush()
+      case .otlpMetricsJSON:
+        let exporter = OTLPMetricsJSONExporter(sink: sink)
+        for session in sessions {
+          current += 1
+          let summaries = try database.handlerSummaries(of: session)
+          outcomes += summaries.reduce(0) { total, item in
+            total + Int(clamping: item.summary.statusCounts.reduce(0, +))
+          }
+          try exporter.write(session, summaries: summaries)
+          report()
+        }
       case .ndjson, .csv:
         let exporter: any RowExporter = format == .csv ? CSVRowExporter() : NDJSONRowExporter()
         try exporter.begin(into: sink)

@@ -85,7 +85,7 @@ final class OTLPJSONExporter {
       traceID: traceID, spanID: OTLPIdentifiers.fireSpanID(fire.number),
       parentSpanID: fire.parentNumber.map(OTLPIdentifiers.fireSpanID), name: name,
       start: fire.atUnixNanoseconds, end: end, to: &out)
-    var attributes = AttributeList()
+    var attributes = OTLPAttributeList()
     if let control = fire.control { attributes.add("sleeve.control", control, to: &out) }
     attributes.add("sleeve.events", fire.events, to: &out)
     attributes.add("sleeve.fire.origin", fire.origin, to: &out)
@@ -102,7 +102,7 @@ final class OTLPJSONExporter {
       parentSpanID: OTLPIdentifiers.fireSpanID(outcome.fireNumber),
       name: outcome.handler ?? "handler", start: outcome.startedUnixNanoseconds, end: end,
       to: &out)
-    var attributes = AttributeList()
+    var attributes = OTLPAttributeList()
     attributes.add("sleeve.outcome.status", outcome.status, to: &out)
     attributes.add("sleeve.outcome.number", outcome.number, to: &out)
     attributes.add("sleeve.handler.async", outcome.isAsync, to: &out)
@@ -119,7 +119,7 @@ final class OTLPJSONExporter {
     if outcome.status == "failed" {
       out += #","events":[{"timeUnixNano":""# + String(end)
       out += #"","name":"exception","attributes":["#
-      var exception = AttributeList()
+      var exception = OTLPAttributeList()
       exception.add("exception.type", outcome.errorType ?? "Error", to: &out)
       if let message = outcome.errorMessage {
         exception.add("exception.message", message, to: &out)
@@ -159,46 +159,6 @@ final class OTLPJSONExporter {
   }
 
   /// Appends OTLP `KeyValue`s, separated by commas.
-  private struct AttributeList {
-    private var count = 0
-
-    private mutating func key(_ key: String, _ type: String, to out: inout String) {
-      if count > 0 { out += "," }
-      count += 1
-      out += #"{"key":"#
-      JSONText.appendQuoted(key, to: &out)
-      out += #","value":{""#
-      out += type
-      out += #"":"#
-    }
-
-    mutating func add(_ name: String, _ value: String, to out: inout String) {
-      key(name, "stringValue", to: &out)
-      JSONText.appendQuoted(value, to: &out)
-      out += "}}"
-    }
-
-    mutating func add(_ name: String, _ value: Int64, to out: inout String) {
-      key(name, "intValue", to: &out)
-      out += "\"" + String(value) + "\"}}"
-    }
-
-    mutating func add(_ name: String, _ value: Bool, to out: inout String) {
-      key(name, "boolValue", to: &out)
-      out += value ? "true}}" : "false}}"
-    }
-
-    mutating func add(_ name: String, _ values: [String], to out: inout String) {
-      key(name, "arrayValue", to: &out)
-      out += #"{"values":["#
-      for (index, value) in values.enumerated() {
-        out += index == 0 ? #"{"stringValue":"# : #",{"stringValue":"#
-        JSONText.appendQuoted(value, to: &out)
-        out += "}"
-      }
-      out += "]}}}"
-    }
-  }
 
   // MARK: Resource
 
@@ -208,7 +168,7 @@ final class OTLPJSONExporter {
   static func resourceAttributes(of session: SessionSummary) -> String {
     let metadata = session.metadata
     var out = ""
-    var attributes = AttributeList()
+    var attributes = OTLPAttributeList()
     attributes.add("service.name", session.name, to: &out)
     attributes.add("service.instance.id", session.uuid, to: &out)
     attributes.add("sleeve.session.id", session.uuid, to: &out)
