@@ -21,6 +21,20 @@ public enum ChildProcess {
     return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
   }
 
+  /// Runs `executable` as `run` does, waiting on a thread of its own: the awaiting test gives
+  /// its cooperative-pool thread back while the program runs (a blocking wait would hold one of
+  /// the pool's few threads for seconds and starve the time-bounded tests beside it).
+  public static func runOffThePool(_ executable: String, _ arguments: [String]) async throws
+    -> Result
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      let thread = Thread {
+        continuation.resume(with: Swift.Result { try run(executable, arguments) })
+      }
+      thread.start()
+    }
+  }
+
   /// Runs `executable` as `run` does, but kills it after `timeout`: a hang becomes a result
   /// (`timedOut`), never a stuck test. Output is read while it runs, so a full pipe never
   /// looks like a hang.

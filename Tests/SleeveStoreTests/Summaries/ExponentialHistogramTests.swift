@@ -116,7 +116,7 @@ struct ExponentialHistogramTests {
         when: PythonModule.isInstalled(
           "opentelemetry.sdk.metrics._internal.exponential_histogram.mapping.logarithm_mapping")),
       "needs opentelemetry-sdk (scripts/requirements-test.txt)"))
-  func mappingIsOpenTelemetrys() throws {
+  func mappingIsOpenTelemetrys() async throws {
     let seed = UInt64(Date().timeIntervalSince1970)
     var random = SeededGenerator(seed: seed)
     // Powers of two and their neighbours, then random durations over the whole range.
@@ -139,7 +139,7 @@ struct ExponentialHistogramTests {
     let directory = TemporaryDirectory()
     let input = directory.path("indices.txt")
     try lines.write(toFile: input, atomically: true, encoding: .utf8)
-    let checked = try ChildProcess.run(
+    let checked = try await ChildProcess.runOffThePool(
       "/usr/bin/env", ["python3", Self.script("check-otel-mapping.py"), input])
     #expect(checked.status == 0, "seed \(seed): \(checked.output)")
     #expect(checked.output == "checked \(13 * values.count)\n", "seed \(seed)")
@@ -150,7 +150,7 @@ struct ExponentialHistogramTests {
     .enabled(
       if: Proofs.run(when: PythonModule.isInstalled("numpy")),
       "needs numpy (scripts/requirements-test.txt)"))
-  func percentilesAreWithinTheirBound() throws {
+  func percentilesAreWithinTheirBound() async throws {
     let seed = UInt64(Date().timeIntervalSince1970)
     let points = [0.0, 1, 50, 90, 95, 99, 99.9, 100]
     var lines = ""
@@ -167,7 +167,7 @@ struct ExponentialHistogramTests {
     let directory = TemporaryDirectory()
     let input = directory.path("datasets.txt")
     try lines.write(toFile: input, atomically: true, encoding: .utf8)
-    let exact = try ChildProcess.run(
+    let exact = try await ChildProcess.runOffThePool(
       "/usr/bin/env", ["python3", Self.script("numpy-lower-percentiles.py"), input])
     try #require(exact.status == 0, "\(exact.output)")
     let rows = exact.output.split(separator: "\n")
