@@ -73,27 +73,24 @@ extension LintCommand {
         try ValueParsers.choice(text, of: OutputFormat.self)
       } ?? .table
     let entries = try context.openDatabase().lintSuppressions()
-    var table = Table(columns: ["check", "site", "reason", "actor", "added"], freeText: [2])
+    var table = Table(columns: ["check", "site"] + LedgerEntryText.columns, freeText: [2])
     for entry in entries {
-      table.rows.append([
-        Table.Cell(entry.check), Table.Cell(entry.site), Table.Cell(entry.reason),
-        Table.Cell(entry.actor ?? "-", raw: entry.actor ?? ""),
-        Table.Cell(
-          Formatting.timestamp(unixNanoseconds: entry.addedUnixNanoseconds),
-          raw: String(entry.addedUnixNanoseconds)),
-      ])
+      table.rows.append(
+        [Table.Cell(entry.check), Table.Cell(entry.site)]
+          + LedgerEntryText.cells(
+            reason: entry.reason, actor: entry.actor,
+            addedUnixNanoseconds: entry.addedUnixNanoseconds))
     }
     let json = JSONValue.object([
       (
         "suppressions",
         .array(
           entries.map { entry in
-            .object([
-              ("check", .string(entry.check)), ("site", .string(entry.site)),
-              ("reason", .string(entry.reason)), ("actor", .text(entry.actor)),
-              ("added", .string(Formatting.timestamp(unixNanoseconds: entry.addedUnixNanoseconds))),
-              ("addedUnixNs", .int(entry.addedUnixNanoseconds)),
-            ])
+            .object(
+              [("check", .string(entry.check)), ("site", .string(entry.site))]
+                + LedgerEntryText.fields(
+                  reason: entry.reason, actor: entry.actor,
+                  addedUnixNanoseconds: entry.addedUnixNanoseconds))
           })
       )
     ])

@@ -144,29 +144,27 @@ enum QuarantineCommand: Command {
 
   private static func list(context: CommandContext) throws -> ExitCode {
     let entries = try context.openDatabase().quarantine()
-    var table = Table(
-      columns: ["handler", "control", "reason", "actor", "added"], freeText: [2])
+    var table = Table(columns: ["handler", "control"] + LedgerEntryText.columns, freeText: [2])
     for entry in entries {
-      table.rows.append([
-        Table.Cell(entry.handler),
-        Table.Cell(entry.control ?? "(every control)", raw: entry.control ?? ""),
-        Table.Cell(entry.reason), Table.Cell(entry.actor ?? "-", raw: entry.actor ?? ""),
-        Table.Cell(
-          Formatting.timestamp(unixNanoseconds: entry.addedUnixNanoseconds),
-          raw: String(entry.addedUnixNanoseconds)),
-      ])
+      table.rows.append(
+        [
+          Table.Cell(entry.handler),
+          Table.Cell(entry.control ?? "(every control)", raw: entry.control ?? ""),
+        ]
+          + LedgerEntryText.cells(
+            reason: entry.reason, actor: entry.actor,
+            addedUnixNanoseconds: entry.addedUnixNanoseconds))
     }
     let json = JSONValue.object([
       (
         "quarantine",
         .array(
           entries.map { entry in
-            .object([
-              ("handler", .string(entry.handler)), ("control", .text(entry.control)),
-              ("reason", .string(entry.reason)), ("actor", .text(entry.actor)),
-              ("added", .string(Formatting.timestamp(unixNanoseconds: entry.addedUnixNanoseconds))),
-              ("addedUnixNs", .int(entry.addedUnixNanoseconds)),
-            ])
+            .object(
+              [("handler", .string(entry.handler)), ("control", .text(entry.control))]
+                + LedgerEntryText.fields(
+                  reason: entry.reason, actor: entry.actor,
+                  addedUnixNanoseconds: entry.addedUnixNanoseconds))
           })
       )
     ])
