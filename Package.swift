@@ -29,6 +29,7 @@ let package = Package(
         .embedInCode("../../Migrations/0002_row_ids.sql"),
         .embedInCode("../../Migrations/0003_run_context.sql"),
         .embedInCode("../../Migrations/0004_interactions.sql"),
+        .embedInCode("../../Migrations/0005_summaries.sql"),
       ],
       swiftSettings: strict
     ),

@@ -300,7 +300,8 @@ struct LintCommandTests {
     #expect(lift.exit == 66)
     #expect(try Data(contentsOf: URL(fileURLWithPath: old.path)) == before)
     // Read through the fixture's own connection, which also sees what is still in the -wal.
-    #expect(try Migrator.state(of: old.connection).pending == ["0004_interactions"])
+    #expect(
+      try Migrator.state(of: old.connection).pending == ["0004_interactions", "0005_summaries"])
     let add = await CLIRunner.run([
       "lint", "suppress", "mixed-wiring", "A.swift:1", "--reason", "r", "--db", old.path,
     ])

@@ -33,7 +33,9 @@ struct MigrateContextTests {
     #expect(status.out.contains("pending  0003_run_context"))
     let migrate = await CLIRunner.run(["migrate", "--db", old.path])
     #expect(migrate.exit == 0)
-    #expect(migrate.out == "applied  0003_run_context\napplied  0004_interactions\n")
+    #expect(
+      migrate.out
+        == "applied  0003_run_context\napplied  0004_interactions\napplied  0005_summaries\n")
     #expect(try snapshot() == before)
     #expect(try old.connection.scalarInt("SELECT count(*) FROM sessions") == 2)
     #expect(
@@ -57,6 +59,8 @@ struct MigrateContextTests {
     #expect(try merged.scalarInt("SELECT count(*) FROM sessions") == 1)
     #expect(try merged.scalarInt("SELECT count(*) FROM outcomes") == 26)
     #expect(
-      try Migrator.state(of: old.connection).pending == ["0003_run_context", "0004_interactions"])
+      try Migrator.state(of: old.connection).pending == [
+        "0003_run_context", "0004_interactions", "0005_summaries",
+      ])
   }
 }

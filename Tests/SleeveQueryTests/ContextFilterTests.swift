@@ -134,7 +134,9 @@ struct ContextFilterTests {
     #expect(error.description.contains("SLEEVE_BRANCH"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     #expect(
-      try Migrator.state(of: connection).pending == ["0003_run_context", "0004_interactions"])
+      try Migrator.state(of: connection).pending == [
+        "0003_run_context", "0004_interactions", "0005_summaries",
+      ])
   }
 
   @Test("a file at 0003 missing session_context is damaged (65), not read as older")

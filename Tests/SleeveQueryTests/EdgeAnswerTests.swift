@@ -132,7 +132,8 @@ struct EdgeAnswerTests {
       error
         == .store(
           .olderSchema(
-            path: path, pending: ["0002_row_ids", "0003_run_context", "0004_interactions"])))
+            path: path,
+            pending: ["0002_row_ids", "0003_run_context", "0004_interactions", "0005_summaries"])))
     #expect(error.description.contains("run 'sleeve migrate --db \(path)'"))
   }
 

@@ -16,7 +16,7 @@ struct FaultTests {
     let recorder = try Recorder(
       path: path,
       options: RecorderOptions(
-        whenFull: .block, bufferCapacity: 512, flushCount: 64, pragmas: ["max_page_count = 40"],
+        whenFull: .block, bufferCapacity: 512, flushCount: 64, pragmas: ["max_page_count = 43"],
         onWriteError: { error in errors.withLock { $0.append(error) } }))
     let session = try recorder.startSession(name: "full")
     let button = Button(name: "b")

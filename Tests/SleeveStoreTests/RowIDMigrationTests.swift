@@ -55,7 +55,9 @@ struct RowIDMigrationTests {
     }
     try connection.execute("PRAGMA foreign_keys = ON")
     #expect(
-      try Migrator.migrate(connection) == ["0002_row_ids", "0003_run_context", "0004_interactions"])
+      try Migrator.migrate(connection) == [
+        "0002_row_ids", "0003_run_context", "0004_interactions", "0005_summaries",
+      ])
     for session in [Int64(1), 256] {
       let base = session << 32
       #expect(
@@ -111,7 +113,7 @@ struct RowIDMigrationTests {
     #expect(try Self.dump(connection) == before)
     #expect(
       try Migrator.state(of: connection).pending == [
-        "0002_row_ids", "0003_run_context", "0004_interactions",
+        "0002_row_ids", "0003_run_context", "0004_interactions", "0005_summaries",
       ])
   }
 

@@ -118,7 +118,9 @@ struct SessionMergerContextTests {
     try old.addAlpha(as: 1)
     try old.addBeta(as: 2)
     #expect(
-      try Migrator.state(of: old.connection).pending == ["0003_run_context", "0004_interactions"])
+      try Migrator.state(of: old.connection).pending == [
+        "0003_run_context", "0004_interactions", "0005_summaries",
+      ])
     let directory = TemporaryDirectory()
     let target = try SleeveDatabase.openForWriting(path: directory.path("out.sqlite"))
     let report = try SessionMerger(target: target).merge(
@@ -130,7 +132,9 @@ struct SessionMergerContextTests {
     #expect(try target.scalarInt("SELECT count(*) FROM session_context") == 0)
     // The input is untouched: still at 0002.
     #expect(
-      try Migrator.state(of: old.connection).pending == ["0003_run_context", "0004_interactions"])
+      try Migrator.state(of: old.connection).pending == [
+        "0003_run_context", "0004_interactions", "0005_summaries",
+      ])
   }
 
   @Test("an input at 0001 is still refused: it needs 'sleeve migrate' first")

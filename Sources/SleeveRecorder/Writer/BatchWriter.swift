@@ -252,6 +252,10 @@ final class BatchWriter {
         try statements.recordTestResult.bind(testResult.rawValue, at: 2)
         try statements.recordTestResult.run()
       }
+      // Every outcome of the session is written by now (a batch writes its ends last, and an
+      // ended session takes no more rows), so its summaries are final.
+      try SummaryTables.summarize(
+        session: session.rowID, connection: connection, unixNanoseconds: endedUnixNanoseconds)
       session.ended = true
     }
   }

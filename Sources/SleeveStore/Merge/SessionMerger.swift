@@ -218,6 +218,7 @@ public final class SessionMerger {
       try statement.bind(ids.upperBound, at: 2)
       try statement.run()
     }
+    try SummaryTables.delete(session: id, connection: target)
     for table in ["flags", "flag_events", "session_context"] {
       let statement = try target.prepare("DELETE FROM main.\(table) WHERE session_id = ?")
       try statement.bind(id, at: 1)
@@ -312,9 +313,11 @@ public final class SessionMerger {
         ),
       ]
       if try inputHas("interactions") { ranged += Self.copyInteractionData }
+      let summarized = try inputHas("session_summaries") && inputSummarized(session.id)
+      if summarized { ranged += Self.copySummaryData }
       var outcomes = 0
       for (table, sql) in ranged {
-        let key = table == "registration_lifetimes" ? "registration_id" : "id"
+        let key = Self.registrationKeyed.contains(table) ? "registration_id" : "id"
         guard let (first, last) = try idBounds(table: table, key: key, ids: ids) else {
           continue
         }
@@ -349,15 +352,68 @@ public final class SessionMerger {
         SELECT ?1, key, state, reason, actor, at_unix_ns, at_ns
         FROM input.flag_events WHERE session_id = ?2 ORDER BY id
         """,
-      ] + (try inputHas("session_context") ? [Self.copyContext] : []) {
+      ] + (try inputHas("session_context") ? [Self.copyContext] : [])
+        + (summarized ? [Self.copySummaryMark] : [])
+      {
         let statement = try target.prepare(sql)
         try statement.bind(newID, at: 1)
         try statement.bind(session.id, at: 2)
         try statement.run()
       }
+      // An ended session from a file without summaries is summarized as it lands.
+      if !summarized && session.status == "ended" {
+        try SummaryTables.summarize(
+          session: newID, connection: target, unixNanoseconds: WallClock.unixNanoseconds())
+      }
       return outcomes
     }
   }
+
+  /// Tables whose rows are ranged by `registration_id`, not `id`.
+  private static let registrationKeyed: Set<String> = [
+    "registration_lifetimes", "outcome_summaries", "failure_summaries",
+  ]
+
+  /// Whether the input marks session `id` summarized.
+  private func inputSummarized(_ id: Int64) throws -> Bool {
+    let statement = try target.prepare(
+      "SELECT 1 FROM input.session_summaries WHERE session_id = ?")
+    try statement.bind(id, at: 1)
+    return try statement.step()
+  }
+
+  /// Copies a session's summary mark (Migrations/0005): `?1` the target's session id, `?2` the
+  /// input's. A pruned session stays pruned: its summaries are all that is left of it.
+  private static let copySummaryMark = """
+    INSERT INTO main.session_summaries (session_id, summarized_unix_ns, fires, outcomes,
+      raw_pruned_unix_ns)
+    SELECT ?1, summarized_unix_ns, fires, outcomes, raw_pruned_unix_ns
+    FROM input.session_summaries WHERE session_id = ?2
+    """
+
+  /// Copies a session's summary rows (Migrations/0005) as they are, ranged by registration id:
+  /// the blobs hold no ids, so they need no rewriting.
+  private static let copySummaryData = [
+    (
+      "outcome_summaries",
+      """
+      INSERT INTO main.outcome_summaries (registration_id, variant, ok, failed, owner_released,
+        skipped, cancelled, recursion_limit, scale, count, min_ns, max_ns, histogram)
+      SELECT ?3 | (registration_id & ?4), variant, ok, failed, owner_released, skipped,
+        cancelled, recursion_limit, scale, count, min_ns, max_ns, histogram
+      FROM input.outcome_summaries WHERE registration_id BETWEEN ?1 AND ?2
+      """
+    ),
+    (
+      "failure_summaries",
+      """
+      INSERT INTO main.failure_summaries (registration_id, variant, error_type, pattern, count,
+        sample_message)
+      SELECT ?3 | (registration_id & ?4), variant, error_type, pattern, count, sample_message
+      FROM input.failure_summaries WHERE registration_id BETWEEN ?1 AND ?2
+      """
+    ),
+  ]
 
   /// Copies a session's `session_context` row: `?1` the target's session id, `?2` the input's.
   private static let copyContext = """

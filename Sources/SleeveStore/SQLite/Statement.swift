@@ -80,6 +80,17 @@ public final class Statement {
     try check(sqlite3_bind_text(handle, index, value, -1, sleeve_sqlite_transient()))
   }
 
+  /// Binds bytes as a blob (copied); an empty array binds a zero-length blob, never NULL.
+  public func bind(blob bytes: [UInt8], at index: Int32) throws {
+    try bytes.withUnsafeBytes { buffer in
+      try check(
+        sqlite3_bind_blob64(
+          handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+          UInt64(buffer.count),
+          sleeve_sqlite_transient()))
+    }
+  }
+
   /// Binds NULL.
   public func bindNull(at index: Int32) throws {
     try check(sqlite3_bind_null(handle, index))
@@ -152,6 +163,14 @@ public final class Statement {
     guard let bytes = sqlite3_column_text(handle, index) else { return nil }
     let count = Int(sqlite3_column_bytes(handle, index))
     return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+  }
+
+  /// Column `index` as bytes when it is a blob; `nil` for any other type (NULL, text, a number).
+  public func blob(at index: Int32) -> [UInt8]? {
+    guard sqlite3_column_type(handle, index) == SQLITE_BLOB else { return nil }
+    let count = Int(sqlite3_column_bytes(handle, index))
+    guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return [] }
+    return Array(UnsafeRawBufferPointer(start: bytes, count: count))
   }
 
   /// Column `index` as a dynamically typed value.

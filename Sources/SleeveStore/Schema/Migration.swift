@@ -23,12 +23,13 @@ public enum SchemaMigrations {
     Migration(id: "0002_row_ids", bytes: PackageResources._002_row_ids_sql),
     Migration(id: "0003_run_context", bytes: PackageResources._003_run_context_sql),
     Migration(id: "0004_interactions", bytes: PackageResources._004_interactions_sql),
+    Migration(id: "0005_summaries", bytes: PackageResources._005_summaries_sql),
   ]
 
   /// Migrations that only add tables, so a file without them is still read: a reader sees
   /// their tables empty (created in its own temporary schema, never in the file). Each must
   /// be a trailing run of ``all``: a file lacking one also lacks every later one.
   public static let addOnlyTables: Set<String> = [
-    "0003_run_context", "0004_interactions",
+    "0003_run_context", "0004_interactions", "0005_summaries",
   ]
 }

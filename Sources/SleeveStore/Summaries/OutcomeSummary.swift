@@ -29,6 +29,13 @@ public struct OutcomeSummary: Equatable, Sendable {
   public var unknownStatus: UInt64 = 0
   /// The durations of the ok and failed outcomes.
   public var durations = ExponentialHistogram()
+  /// The failed outcomes by kind, each with one of its messages. Bounded: at most
+  /// ``maximumFailureKinds`` kinds; failures of any further kind are counted under
+  /// ``FailureKind/overflow``.
+  public var failures: [FailureKind: FailureSample] = [:]
+
+  /// The most failure kinds one summary keeps (the overflow kind included).
+  public static let maximumFailureKinds = 64
 
   /// An empty summary.
   public init() {}
@@ -45,14 +52,40 @@ public struct OutcomeSummary: Equatable, Sendable {
     }
   }
 
-  /// This summary and `other` as one: counts added, histograms merged exactly. `nil` when
-  /// their histograms were built with different limits.
+  /// Counts one failure of `kind` whose message was `message`: the first message of a kind is
+  /// kept as its sample (capped at ``FailureKind/maximumPatternScalars`` scalars).
+  public mutating func addFailure(_ kind: FailureKind, message: String?) {
+    addFailures(of: kind, FailureSample(count: 1, message: message))
+  }
+
+  /// Counts `sample.count` failures of `kind`, into the overflow kind once
+  /// ``maximumFailureKinds`` − 1 other kinds are kept.
+  mutating func addFailures(of kind: FailureKind, _ sample: FailureSample) {
+    var kind = kind
+    if failures[kind] == nil && failures.count >= Self.maximumFailureKinds - 1
+      && kind != .overflow
+    {
+      kind = .overflow
+    }
+    if let known = failures[kind] {
+      failures[kind] = FailureSample(count: known.count + sample.count, message: known.message)
+    } else {
+      failures[kind] = FailureSample(count: sample.count, message: sample.message)
+    }
+  }
+
+  /// This summary and `other` as one: counts added, histograms merged exactly, failures
+  /// united (this summary's samples kept). `nil` when their histograms were built with
+  /// different limits.
   public func merged(with other: OutcomeSummary) -> OutcomeSummary? {
     guard let durations = durations.merged(with: other.durations) else { return nil }
     var result = self
     for index in statusCounts.indices { result.statusCounts[index] += other.statusCounts[index] }
     result.unknownStatus += other.unknownStatus
     result.durations = durations
+    for (kind, sample) in other.failures.sorted(by: { $0.key < $1.key }) {
+      result.addFailures(of: kind, sample)
+    }
     return result
   }
 
@@ -60,6 +93,23 @@ public struct OutcomeSummary: Equatable, Sendable {
   public var ran: UInt64 {
     statusCounts[Int(RecordCodes.Status.ok.rawValue)]
       + statusCounts[Int(RecordCodes.Status.failed.rawValue)]
+  }
+}
+
+/// How often one kind of failure happened, with one of its messages.
+public struct FailureSample: Equatable, Sendable {
+  /// The failures of the kind.
+  public let count: UInt64
+  /// One message as recorded, at most ``FailureKind/maximumPatternScalars`` scalars; `nil`
+  /// when none was recorded.
+  public let message: String?
+
+  /// A sample of `count` failures whose message was `message` (capped here).
+  public init(count: UInt64, message: String?) {
+    self.count = count
+    self.message = message.map {
+      String(String.UnicodeScalarView($0.unicodeScalars.prefix(FailureKind.maximumPatternScalars)))
+    }
   }
 }
 
@@ -76,8 +126,8 @@ public enum OutcomeSummaries {
     guard let ids = RowID.range(of: session) else { return [:] }
     let statement = try connection.prepare(
       """
-      SELECT registration_id, variant, status, duration_ns, id FROM outcomes
-      WHERE id BETWEEN ? AND ?
+      SELECT registration_id, variant, status, duration_ns, id, error_type, error_message
+      FROM outcomes WHERE id BETWEEN ? AND ?
       """)
     try statement.bind(ids.lowerBound, at: 1)
     try statement.bind(ids.upperBound, at: 2)
@@ -87,6 +137,11 @@ public enum OutcomeSummaries {
         statement.isNull(at: 1) ? -1 : Int8(clamping: statement.int64(at: 1))
       let key = OutcomeSummary.Key(registration: statement.int64(at: 0), variant: variant)
       let status = statement.int64(at: 2)
+      if status == RecordCodes.Status.failed.rawValue {
+        let message = statement.text(at: 6)
+        summaries[key, default: OutcomeSummary()].addFailure(
+          FailureKind(type: statement.text(at: 5), message: message), message: message)
+      }
       let ran =
         status == RecordCodes.Status.ok.rawValue || status == RecordCodes.Status.failed.rawValue
       guard case .integer(let duration) = statement.value(at: 3) else {

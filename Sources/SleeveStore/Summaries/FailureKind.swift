@@ -17,8 +17,18 @@ public struct FailureKind: Hashable, Sendable, Comparable {
 
   /// The kind of an error of `type` with `message`.
   public init(type: String?, message: String?) {
-    self.type = (type?.isEmpty ?? true) ? GroupTally.unknownKey : type!
+    self.type = (type?.isEmpty ?? true) ? "-" : type!
     self.pattern = message.map(Self.pattern) ?? ""
+  }
+
+  /// The kind a summary counts failures under once it keeps as many kinds as it may
+  /// (``OutcomeSummary/maximumFailureKinds``): type and pattern `…`.
+  public static let overflow = FailureKind(stored: "…", pattern: "…")
+
+  /// A kind as stored: `type` and `pattern` taken as they are.
+  public init(stored type: String, pattern: String) {
+    self.type = type
+    self.pattern = pattern
   }
 
   /// How reports show it: `CheckoutError: timeout after # ms`.
@@ -29,7 +39,8 @@ public struct FailureKind: Hashable, Sendable, Comparable {
     (left.type, left.pattern) < (right.type, right.pattern)
   }
 
-  static func pattern(_ message: String) -> String {
+  /// The pattern of `message`: varying hexadecimal and decimal runs as `#`, capped.
+  public static func pattern(_ message: String) -> String {
     // Called for every failed outcome a scan reads: the pattern's length is counted as it
     // grows (a UnicodeScalarView counts by walking), and at most 4 × the cap is looked at.
     var out = String.UnicodeScalarView()
