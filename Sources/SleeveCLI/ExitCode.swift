@@ -22,6 +22,10 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable {
   /// The database or the selected session does not exist, cannot be read, or holds no
   /// sessions yet.
   public static let notFound = ExitCode(rawValue: 66)
+  /// The answer needs rows the file does not hold: raw rows of a session that `sleeve prune`
+  /// pruned (`--exact`, `--by event`, `export`), or summaries of ended sessions that have none
+  /// yet beside pruned ones (add them with `sleeve summarize`).
+  public static let unavailable = ExitCode(rawValue: 69)
   /// Reading or writing the database or an output (standard output included) failed.
   public static let ioError = ExitCode(rawValue: 74)
   /// The database stayed locked past the busy timeout; try again.
@@ -35,6 +39,7 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable {
     (.usage, "Usage error: unknown option, bad value, missing argument; check: nothing to check."),
     (.dataError, "Not a Sleeve database (or not a regular file), damaged, older or newer."),
     (.notFound, "Database or session not found, unreadable, or no sessions yet."),
+    (.unavailable, "The answer needs raw rows that were pruned, or summaries not yet written."),
     (.ioError, "I/O error reading or writing the database or an output."),
     (.busy, "Database busy (locked) past the timeout; try again."),
   ]

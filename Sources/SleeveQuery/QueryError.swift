@@ -10,6 +10,14 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
   case store(StoreError)
   /// SQLite failed (I/O, permissions, lock held past the busy timeout).
   case sqlite(SQLiteError, path: String)
+  /// The answer needs the raw fires and outcomes of sessions whose raw rows were pruned
+  /// (`sleeve prune`): `need` says what asked for them (`--exact`, `--by event`, `export`).
+  case rawRowsPruned(sessions: [Int64], need: String)
+  /// The answer needs summaries (`--method histogram`, or a selection whose other sessions
+  /// are pruned) that these ended sessions do not have yet.
+  case notSummarized(sessions: [Int64])
+  /// A session's summary rows do not decode, or contradict themselves.
+  case damagedSummary(SummaryError)
 
   /// One line naming the problem and what to do.
   public var description: String {
@@ -22,6 +30,23 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
       error.description
     case .sqlite(let error, let path):
       "cannot read '\(path)': \(error)"
+    case .rawRowsPruned(let sessions, let need):
+      "\(need) needs raw rows, and \(Self.sessionList(sessions)) \(sessions.count == 1 ? "was" : "were") "
+        + "pruned (only summaries remain); answer from the summaries (drop \(need)) or select "
+        + "other sessions"
+    case .notSummarized(let sessions):
+      "\(Self.sessionList(sessions)) \(sessions.count == 1 ? "has" : "have") no summaries yet, so the "
+        + "selection cannot be answered from summaries alike; add them with 'sleeve summarize', "
+        + "or answer from raw rows (--exact) where they exist"
+    case .damagedSummary(let error):
+      error.description
     }
+  }
+
+  /// `session 4` or `sessions 3, 4, 9` (the first 10, then `and N more`).
+  static func sessionList(_ sessions: [Int64]) -> String {
+    let shown = sessions.prefix(10).map(String.init).joined(separator: ", ")
+    let more = sessions.count > 10 ? " and \(sessions.count - 10) more" : ""
+    return (sessions.count == 1 ? "session " : "sessions ") + shown + more
   }
 }
