@@ -10,8 +10,12 @@ public struct GroupTally: Sendable {
   public var key: String { groupKey.display }
   /// Counts indexed by status code (`RecordCodes.Status`: `ok` 0, `failed` 1, …).
   public internal(set) var counts = [Int](repeating: 0, count: RecordCodes.Status.allCases.count)
-  /// Durations in nanoseconds of the outcomes that ran (ok or failed), unordered.
+  /// Durations in nanoseconds of the outcomes that ran (ok or failed), unordered; empty when
+  /// the scan answered from summaries (then ``histogram`` holds them).
   public internal(set) var durations: [Int64] = []
+  /// The durations of the outcomes that ran, as the exact merge of the group's summary
+  /// histograms, when the scan answered from summaries (`nil` when it read raw rows).
+  public internal(set) var histogram: ExponentialHistogram?
 
   /// Where the group's first handler was registered (`File.swift:42`), when the scan was
   /// asked to collect failures and the group is one handler.
