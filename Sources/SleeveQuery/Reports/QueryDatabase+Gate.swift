@@ -46,10 +46,11 @@ extension QueryDatabase {
   {
     if rows.count == 1 { return rows[0].points.first?.nanoseconds }
     let sessions = try sessions(matching: filter)
-    var durations = try OutcomeScan(
-      database: self, sessions: sessions, grouping: .session, filter: filter,
-      collectDurations: true
-    ).run().flatMap(\.durations)
-    return Percentile.of(&durations, at: [99])?.first
+    var pooled = try GroupTally.pooled(
+      OutcomeScan(
+        database: self, sessions: sessions, grouping: .session, filter: filter,
+        collectDurations: true
+      ).run())
+    return LatencyRow(&pooled, percentiles: [99]).points.first?.nanoseconds
   }
 }
