@@ -192,9 +192,6 @@ public final class FixtureDatabase {
     }
   }
 
-  /// Session 1 "alpha": validate (9 ok, {1,4,6,7,8,9,11,11,11}), charge gated by new-pay
-  /// (on: 8 ok + 2 failed; off: 5 ok), a skipped and an ownerReleased outcome.
-  /// Session 2 "beta" (later): validate, 3 ok.
   /// Summarizes every ended session that has no summaries, as the recorder does when a session
   /// ends (fixtures write their rows directly, so they start unsummarized).
   public func summarizeEnded() throws {
@@ -212,6 +209,9 @@ public final class FixtureDatabase {
     }
   }
 
+  /// Session 1 "alpha": validate (9 ok, {1,4,6,7,8,9,11,11,11}), charge gated by new-pay
+  /// (on: 8 ok + 2 failed; off: 5 ok), a skipped and an ownerReleased outcome.
+  /// Session 2 "beta" (later): validate, 3 ok.
   public static func standard() throws -> FixtureDatabase {
     let fixture = try FixtureDatabase()
     try fixture.addAlpha(as: 1)
