@@ -65,7 +65,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "SleeveBench",
-      dependencies: ["SleeveCore", "SleeveStore", "SleeveRecorder"],
+      dependencies: ["SleeveCore", "SleeveStore", "SleeveRecorder", "SleeveQuery"],
       swiftSettings: strict
     ),
     .target(

@@ -47,6 +47,37 @@ enum LatencyFixture {
     }
   }
 
+  /// How long a summarized fixture took: writing its raw rows, and summarizing them.
+  struct Timing {
+    var writeSeconds = 0.0
+    var summarizeSeconds = 0.0
+  }
+
+  /// A history of ended, summarized sessions (`summaries-db`): `sessions` sessions of
+  /// `outcomes` outcomes each over the same `handlers` handlers (each fire runs every handler
+  /// once), each with its own seed, and each summarized as the recorder does when a session
+  /// ends (`SummaryTables.summarize`, one transaction per session).
+  static func writeSummarized(sessions: Int, outcomes: Int, handlers: Int, path: String)
+    throws -> Timing
+  {
+    let connection = try SleeveDatabase.openForWriting(path: path)
+    var timing = Timing()
+    for session in 1...sessions {
+      var start = ContinuousClock.now
+      try writeSession(
+        Int64(session), name: "summaries benchmark", outcomes: outcomes, handlers: handlers,
+        seed: 0x5EED &+ UInt64(session), shape: Shape(), into: connection)
+      timing.writeSeconds += RecorderBench.seconds(since: start)
+      start = ContinuousClock.now
+      _ = try connection.transaction {
+        try SummaryTables.summarize(
+          session: Int64(session), connection: connection, unixNanoseconds: Int64(session))
+      }
+      timing.summarizeSeconds += RecorderBench.seconds(since: start)
+    }
+    return timing
+  }
+
   private static func writeSession(
     _ session: Int64, name: String, outcomes: Int, handlers: Int, seed: UInt64, shape: Shape,
     into connection: Connection

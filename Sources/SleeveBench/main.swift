@@ -7,6 +7,13 @@
 //   SleeveBench diff-db N H B PATH              writes B sessions on branch main and one on
 //                                               branch feature, N outcomes in all over H
 //                                               handlers, into PATH (for `sleeve diff`)
+//   SleeveBench summaries-db S N H PATH        writes S ended sessions of N outcomes each over
+//                                               H handlers into PATH and summarizes each;
+//                                               prints the seconds writing and summarizing took
+//   SleeveBench latency-query METHOD PATH R     times the latency query per handler over every
+//                                               session of PATH in process (METHOD: histogram,
+//                                               exact or auto), R runs after one untimed;
+//                                               prints median, min and max ms and the groups
 //   SleeveBench lint-db N PATH                  writes one session of N outcomes from user
 //                                               interactions on a checkout screen into PATH
 //                                               (for `sleeve lint` against `sleeve errors`)
@@ -19,6 +26,7 @@
 //                                               (for valgrind)
 import Foundation
 import SleeveCore
+import SleeveQuery
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -42,6 +50,21 @@ do {
     else { throw BenchFailure("bad diff-db arguments") }
     try LatencyFixture.writeDiff(
       outcomes: outcomes, handlers: handlers, baselines: baselines, path: arguments[4])
+  case "summaries-db" where arguments.count == 5:
+    guard let sessions = Int(arguments[1]), let outcomes = Int(arguments[2]),
+      let handlers = Int(arguments[3]), sessions > 0, outcomes > 0, handlers > 0
+    else { throw BenchFailure("bad summaries-db arguments") }
+    let timing = try LatencyFixture.writeSummarized(
+      sessions: sessions, outcomes: outcomes, handlers: handlers, path: arguments[4])
+    print(timing.writeSeconds, timing.summarizeSeconds)
+  case "latency-query" where arguments.count == 4:
+    guard let method = AnswerMethod(rawValue: arguments[1]), let runs = Int(arguments[3]),
+      runs > 0
+    else { throw BenchFailure("bad latency-query arguments") }
+    let result = try LatencyQueryBench.measure(path: arguments[2], method: method, runs: runs)
+    print(
+      result.medianMilliseconds, result.minimumMilliseconds, result.maximumMilliseconds,
+      result.groups)
   case "lint-db" where arguments.count == 3:
     guard let outcomes = Int(arguments[1]), outcomes > 0 else {
       throw BenchFailure("bad lint-db arguments")
