@@ -13,7 +13,8 @@
 //   SleeveBench latency-query METHOD PATH R     times the latency query per handler over every
 //                                               session of PATH in process (METHOD: histogram,
 //                                               exact or auto), R runs after one untimed;
-//                                               prints median, min and max ms and the groups
+//                                               prints median, min and max ms of the query
+//                                               and of its session listing, and the groups
 //   SleeveBench lint-db N PATH                  writes one session of N outcomes from user
 //                                               interactions on a checkout screen into PATH
 //                                               (for `sleeve lint` against `sleeve errors`)
@@ -63,7 +64,8 @@ do {
     else { throw BenchFailure("bad latency-query arguments") }
     let result = try LatencyQueryBench.measure(path: arguments[2], method: method, runs: runs)
     print(
-      result.medianMilliseconds, result.minimumMilliseconds, result.maximumMilliseconds,
+      result.query.median, result.query.minimum, result.query.maximum,
+      result.sessionListing.median, result.sessionListing.minimum, result.sessionListing.maximum,
       result.groups)
   case "lint-db" where arguments.count == 3:
     guard let outcomes = Int(arguments[1]), outcomes > 0 else {
