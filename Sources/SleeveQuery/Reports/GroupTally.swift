@@ -46,11 +46,10 @@ public struct GroupTally: Sendable {
   /// limits differ from those merged before.
   mutating func add(_ summary: OutcomeSummary, durations: Bool, failures: Bool) -> Bool {
     if durations {
-      if let histogram {
-        guard let merged = histogram.merged(with: summary.durations) else { return false }
-        self.histogram = merged
-      } else {
+      if histogram == nil {
         histogram = summary.durations
+      } else if !histogram!.merge(summary.durations) {
+        return false
       }
     }
     for (status, count) in summary.statusCounts.enumerated() where status < counts.count {
@@ -73,7 +72,11 @@ public struct GroupTally: Sendable {
       for index in pooled.counts.indices { pooled.counts[index] += group.counts[index] }
       pooled.durations += group.durations
       if let histogram = group.histogram {
-        pooled.histogram = pooled.histogram.map { $0.merged(with: histogram) ?? $0 } ?? histogram
+        if pooled.histogram == nil {
+          pooled.histogram = histogram
+        } else {
+          _ = pooled.histogram!.merge(histogram)  // one scan's histograms share their limits
+        }
       }
     }
     return pooled

@@ -41,27 +41,12 @@ struct OutcomeScan {
         switch plan.source {
         case .rawRows: try scan(session, routes: routes, into: table)
         case .summaries:
-          try fold(summaries(of: session), routes: routes, into: table, session: session)
+          try fold(
+            database.summaries(of: session.id), routes: routes, into: table, session: session)
         }
       }
     }
     return table.groups.filter { $0.total > 0 }
-  }
-
-  /// The session's stored summaries, or (for a session that has none: one that has not
-  /// ended) its summaries built now from its raw rows.
-  private func summaries(of session: SessionSummary) throws
-    -> [OutcomeSummary.Key: OutcomeSummary]
-  {
-    do {
-      guard try SummaryTables.state(of: session.id, connection: database.connection) != nil
-      else {
-        return try OutcomeSummaries.build(session: session.id, connection: database.connection)
-      }
-      return try SummaryTables.read(session: session.id, connection: database.connection)
-    } catch let error as SummaryError {
-      throw QueryError.damagedSummary(error)
-    }
   }
 
   /// Adds each summary to the group its registration and variant feed.

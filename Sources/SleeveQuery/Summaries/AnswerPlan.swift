@@ -64,9 +64,9 @@ public struct AnswerPlan: Equatable, Sendable {
     + "exponential histograms"
 
   /// `±1.083%`: a relative error as outputs show it beside a value (three decimals of a
-  /// percent, rounded up so the stated bound is never smaller than the true one).
+  /// percent, to the nearest: scale 5's 1.08300…% shows as 1.083%).
   public static func bound(_ fraction: Double) -> String {
-    let thousandths = Int((min(max(fraction, 0), 1e6) * 100_000).rounded(.up))
+    let thousandths = Int((min(max(fraction, 0), 1e6) * 100_000).rounded())
     let tail = String(thousandths % 1000)
     return "±\(thousandths / 1000).\(String(repeating: "0", count: 3 - tail.count))\(tail)%"
   }
