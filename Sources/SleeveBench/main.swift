@@ -15,6 +15,10 @@
 //                                               exact or auto), R runs after one untimed;
 //                                               prints median, min and max ms of the query
 //                                               and of its session listing, and the groups
+//   SleeveBench summary-floor PATH R            times every summary row of PATH read by one
+//                                               statement, then also decoded and merged per
+//                                               handler, R runs after one untimed; prints
+//                                               median, min and max ms of each, and handlers
 //   SleeveBench lint-db N PATH                  writes one session of N outcomes from user
 //                                               interactions on a checkout screen into PATH
 //                                               (for `sleeve lint` against `sleeve errors`)
@@ -67,6 +71,15 @@ do {
       result.query.median, result.query.minimum, result.query.maximum,
       result.sessionListing.median, result.sessionListing.minimum, result.sessionListing.maximum,
       result.groups)
+  case "summary-floor" where arguments.count == 3:
+    guard let runs = Int(arguments[2]), runs > 0 else {
+      throw BenchFailure("bad summary-floor arguments")
+    }
+    let result = try SummaryFloorBench.measure(path: arguments[1], runs: runs)
+    print(
+      result.read.median, result.read.minimum, result.read.maximum,
+      result.decodeAndMerge.median, result.decodeAndMerge.minimum, result.decodeAndMerge.maximum,
+      result.handlers)
   case "lint-db" where arguments.count == 3:
     guard let outcomes = Int(arguments[1]), outcomes > 0 else {
       throw BenchFailure("bad lint-db arguments")
