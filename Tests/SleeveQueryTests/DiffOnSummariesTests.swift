@@ -309,6 +309,12 @@ struct DiffOnSummariesTests {
     pool.add(Self.tally("h", b, summaries: true), test: "")
     #expect(pool.source == .summaries)
     #expect(pool.pooledHistogram == Self.histogram(a + b))
+    // Across strata (tests) too.
+    var byTest = SidePool()
+    byTest.add(Self.tally("h", a, summaries: true), test: "x")
+    byTest.add(Self.tally("h", b, summaries: true), test: "y")
+    #expect(byTest.pooledHistogram == Self.histogram(a + b))
+    #expect(byTest.strata["x"]?.histogram == Self.histogram(a))
     #expect(pool.sortedDurations.isEmpty)
 
     var raw = SidePool()
