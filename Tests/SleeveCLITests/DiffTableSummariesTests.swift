@@ -60,4 +60,58 @@ struct DiffTableSummariesTests {
           == (summaries ? HistogramSample.percentileMethod(scale: 5) : Percentile.method))
     }
   }
+
+  @Test(
+    "sleeve diff and check --baseline on summarized sessions: the verdicts of --exact, methods on histograms"
+  )
+  func commandsOnSummaries() async throws {
+    let history = try SyntheticHistory(
+      seed: 21, baselineRuns: 6,
+      handlers: [
+        .init("steady"), .init("slower", change: .slower(1.8)),
+        .init("decoding", change: .newFailureType(count: 1)),
+      ])
+    try history.fixture.summarizeEnded()
+    let db = history.fixture.path
+    func rows(_ extra: [String]) async throws -> [[String: Any]] {
+      let result = await CLIRunner.run(
+        ["diff", "--db", db, "--baseline", "branch=main", "--format", "json"] + extra)
+      #expect(result.exit == 0, "\(result.error)")
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+      return try #require(object["rows"] as? [[String: Any]])
+    }
+    let summarized = try await rows([])
+    let exact = try await rows(["--exact"])
+    func verdicts(_ rows: [[String: Any]]) -> [String: String] {
+      Dictionary(
+        uniqueKeysWithValues: rows.map {
+          ($0["handler"] as? String ?? "", $0["verdict"] as? String ?? "")
+        })
+    }
+    #expect(
+      verdicts(summarized) == [
+        "steady": "unchanged", "slower": "regressed", "decoding": "regressed",
+      ])
+    #expect(verdicts(summarized) == verdicts(exact))
+    for row in summarized {
+      let test = try #require(row["latencyTest"] as? [String: Any])
+      #expect(
+        (test["method"] as? String)?.hasSuffix(HistogramSample.methodNote(scale: 5)) == true)
+    }
+    for row in exact {
+      let test = try #require(row["latencyTest"] as? [String: Any])
+      #expect((test["method"] as? String)?.contains("summary histograms") == false)
+    }
+    let gate = await CLIRunner.run([
+      "check", "--db", db, "--baseline", "branch=main", "--format", "json",
+    ])
+    #expect(
+      gate.out.contains("on summary histograms (ties within a bucket, ±1.083%)"), "\(gate.out)")
+    let exactGate = await CLIRunner.run([
+      "check", "--db", db, "--baseline", "branch=main", "--format", "json", "--exact",
+    ])
+    #expect(gate.exit == exactGate.exit)
+    #expect(!exactGate.out.contains("summary histograms (ties"))
+  }
 }
