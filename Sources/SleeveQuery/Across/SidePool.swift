@@ -66,12 +66,11 @@ struct SidePool {
     var pooled: ExponentialHistogram?
     for key in strata.keys.sorted() {
       guard let histogram = strata[key]?.histogram else { continue }
-      guard let sum = pooled else {
+      guard pooled != nil else {
         pooled = histogram
         continue
       }
-      pooled = sum.merged(with: histogram)
-      if pooled == nil { return nil }
+      guard pooled?.merge(histogram) == true else { return nil }
     }
     return pooled
   }
@@ -109,16 +108,12 @@ struct SidePool {
       strata[key, default: Stratum()].n += stratum.n
       strata[key, default: Stratum()].durations.append(contentsOf: stratum.durations)
       guard let histogram = stratum.histogram else { continue }
-      guard let held = strata[key]?.histogram else {
+      guard strata[key]?.histogram != nil else {
         strata[key]?.histogram = histogram
         continue
       }
       // Histograms of different shapes (maximum scale, bucket cap) do not add up.
-      if let sum = held.merged(with: histogram) {
-        strata[key]?.histogram = sum
-      } else {
-        source = .mixed
-      }
+      if strata[key]?.histogram?.merge(histogram) != true { source = .mixed }
     }
     for (kind, count) in moreKinds { kinds[kind, default: 0] += count }
     if self.site == nil { self.site = site }
