@@ -48,8 +48,8 @@ struct DiffTableSummariesTests {
       #expect(method.contains("on summary histograms (ties within a bucket, ±1.083%)") == summaries)
       #expect(
         method.contains(
-          "percentiles by rank (numpy method='lower') from summary histograms, ±1.083%")
-          == summaries)
+          "percentiles by rank, numpy method='lower' (the value at rank floor((n-1)p/100)), "
+            + "from base-2 exponential histograms, ±1.083%") == summaries)
       let json = DiffTable.json(diff).text
       let object = try #require(
         try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])

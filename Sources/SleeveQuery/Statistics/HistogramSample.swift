@@ -12,18 +12,15 @@ public enum HistogramSample {
   /// What a rank test's method says after its own name when it ran on summary histograms at
   /// `scale`: ` on summary histograms (ties within a bucket, ±1.083%)`.
   public static func methodNote(scale: Int) -> String {
-    " on summary histograms (ties within a bucket, ±\(errorPercent(scale: scale))%)"
+    " on summary histograms (ties within a bucket, "
+      + AnswerPlan.bound(ExponentialMapping.relativeError(scale: scale)) + ")"
   }
 
-  /// How the percentiles of a side read from summary histograms at `scale` are defined.
+  /// How the percentiles of a side read from summary histograms at `scale` are defined:
+  /// ``AnswerPlan/histogramPercentileMethod`` with the bound.
   public static func percentileMethod(scale: Int) -> String {
-    "by rank (numpy method='lower') from summary histograms, ±\(errorPercent(scale: scale))%"
-  }
-
-  /// The relative error at `scale`, in percent with three decimals (`1.083`).
-  static func errorPercent(scale: Int) -> String {
-    let percent = ExponentialMapping.relativeError(scale: scale) * 100
-    return String((percent * 1_000).rounded() / 1_000)
+    AnswerPlan.histogramPercentileMethod + ", "
+      + AnswerPlan.bound(ExponentialMapping.relativeError(scale: scale))
   }
 }
 
