@@ -22,7 +22,8 @@ enum ExportCommand: Command {
       counter per outcome status, as deltas over the session.
       ndjson, csv: one row per handler invocation joined with its fire, handler and session;
       the columns are listed in README. Streams: memory stays flat for any session size.
-      With --out the file appears only once complete.
+      With --out the file appears only once complete. A selection holding a session whose
+      raw rows were pruned (sleeve prune) is refused with exit 69, naming it.
       """,
     options: [
       SharedOptions.db,
@@ -45,6 +46,8 @@ enum ExportCommand: Command {
     let (sessions, fires, outcomes) = try database.snapshot {
       () throws -> ([SessionSummary], Int, Int) in
       let sessions = try database.sessions(matching: filter)
+      // Every format reads raw rows: a pruned session is refused (69) before any output.
+      try database.requireRawRows(of: sessions, for: "sleeve export")
       let sink = try ExportSink(
         path: arguments["out"], protecting: [context.databasePath], console: context.console)
       var outcomes = 0
