@@ -67,10 +67,10 @@ struct SummarizeCommandTests {
   func noMatch() async throws {
     let fixture = try Self.olderFile()
     try fixture.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    let before = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
+    let before = PruneCommandTests.fileBytes(fixture.path)
     let result = await CLIRunner.run(["summarize", "--db", fixture.path, "--name", "nothing*"])
     #expect(result.exit == 66)
-    #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.path)) == before)
+    #expect(PruneCommandTests.fileBytes(fixture.path) == before)
   }
 }
 
