@@ -8,12 +8,15 @@ import Testing
 /// `sleeve prune` and what a pruned session means for `sessions`, `export` and `lint`.
 @Suite("Prune command")
 struct PruneCommandTests {
-  /// A database of `count` demo sessions (50 replayed taps each, recorded by the real recorder).
-  static func demoDatabase(sessions count: Int) async throws -> (TemporaryDirectory, String) {
+  /// A database of `count` demo sessions (`fires` replayed taps each, recorded by the real
+  /// recorder).
+  static func demoDatabase(sessions count: Int, fires: Int = 50) async throws -> (
+    TemporaryDirectory, String
+  ) {
     let directory = TemporaryDirectory()
     let path = directory.path("demo.sqlite")
     for _ in 0..<count {
-      let demo = await CLIRunner.run(["demo", "--db", path, "--fires", "50"])
+      let demo = await CLIRunner.run(["demo", "--db", path, "--fires", String(fires)])
       #expect(demo.exit == 0, "\(demo.error)")
     }
     return (directory, path)
