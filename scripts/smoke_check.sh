@@ -36,6 +36,11 @@ expect 0 "$sleeve" errors --db "$db" --by handler
 expect 0 "$sleeve" errors --db "$db" --by variant --format json
 expect 0 "$sleeve" latency --db "$db" --percentiles 50,90,99.9 --format csv
 expect 0 "$sleeve" flags --db "$db" --format markdown
+expect 0 "$sleeve" latency --db "$db" --exact
+expect 0 "$sleeve" latency --db "$db" --method histogram --format json
+expect 0 "$sleeve" export --db "$db" --format otlp-metrics-json --out "$scratch/metrics.jsonl"
+expect 64 "$sleeve" latency --db "$db" --exact --method histogram
+expect 64 "$sleeve" errors --db "$db" --method sketch
 expect 0 "$sleeve" migrate --db "$db" --status
 expect 0 "$sleeve" merge "$scratch/merged.sqlite" "$db"
 expect 0 "$sleeve" merge "$scratch/merged.sqlite" "$db" --format json

@@ -26,10 +26,16 @@ struct MergeTests {
     ["report", "--session", "all", "--format", "json"],
   ]
 
-  @Test("every query over the merged file equals the same query over the inputs combined")
+  @Test(
+    "every query over the merged file equals the same query over the inputs combined, from summaries and from raw rows"
+  )
   func mergedEqualsCombined() async throws {
     let (first, second) = try Self.runnerFiles()
+    // merge summarizes the ended sessions it copies from files without summaries, as the
+    // recorder does when a session ends: the combined file is summarized the same way.
     let combined = try FixtureDatabase.standard()
+    try combined.summarizeEnded()
+    let unsummarized = try FixtureDatabase.standard()
     let directory = TemporaryDirectory()
     let out = directory.path("all.sqlite")
     let merge = await CLIRunner.run(["merge", out, first.path, second.path])
@@ -41,6 +47,13 @@ struct MergeTests {
       #expect(merged.exit == expected.exit, "\(report)")
       #expect(!merged.out.isEmpty, "\(report)")
       #expect(merged.out == expected.out, "\(report)")
+    }
+    // --exact answers from raw rows: the merged file equals the unsummarized inputs too.
+    for report in Self.reports where ["errors", "latency"].contains(report[0]) {
+      let merged = await CLIRunner.run(report + ["--db", out, "--exact"])
+      let raw = await CLIRunner.run(report + ["--db", unsummarized.path])
+      #expect(merged.exit == 0, "\(report): \(merged.error)")
+      #expect(merged.out == raw.out, "\(report)")
     }
   }
 

@@ -192,6 +192,23 @@ public final class FixtureDatabase {
     }
   }
 
+  /// Summarizes every ended session that has no summaries, as the recorder does when a session
+  /// ends (fixtures write their rows directly, so they start unsummarized).
+  public func summarizeEnded() throws {
+    try connection.transaction {
+      let ended = try connection.prepare(
+        """
+        SELECT id FROM sessions WHERE status = 'ended'
+          AND id NOT IN (SELECT session_id FROM session_summaries)
+        """)
+      var ids: [Int64] = []
+      while try ended.step() { ids.append(ended.int64(at: 0)) }
+      for id in ids {
+        try SummaryTables.summarize(session: id, connection: connection, unixNanoseconds: 0)
+      }
+    }
+  }
+
   /// Session 1 "alpha": validate (9 ok, {1,4,6,7,8,9,11,11,11}), charge gated by new-pay
   /// (on: 8 ok + 2 failed; off: 5 ok), a skipped and an ownerReleased outcome.
   /// Session 2 "beta" (later): validate, 3 ok.

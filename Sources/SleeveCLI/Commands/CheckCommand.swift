@@ -33,7 +33,7 @@ enum CheckCommand: Command {
         OptionSpec(
           "quarantine", value: "which",
           help: "Not counted: list (default: the quarantine list), flaky (and flaky ones) or none."),
-      ] + BaselineSelection.judging.filter { $0.name != "min-samples" })
+      ] + BaselineSelection.judging.filter { $0.name != "min-samples" } + SharedOptions.method)
 
   static var usesSharedFormat: Bool { false }
 
@@ -68,11 +68,12 @@ enum CheckCommand: Command {
         try ValueParsers.choice(text, of: Quarantine.self)
       } ?? .list
     let database = try context.openDatabase()
-    let (sessions, result) = try database.snapshot {
+    let (sessions, planText, result) = try database.snapshot {
       try database.verifyIntegrity()
       let sessions = try database.sessions(matching: filter)
       try context.noteUnmatchedFilters(filter, in: database)
       var result = try database.gate(matching: filter, thresholds: thresholds)
+      var planText = try database.answerPlan(for: sessions, method: filter.method).sentence
       if let baselineFilter {
         let sides = try BaselineSelection.sessions(
           baseline: baselineFilter, candidate: filter, in: database, arguments: arguments,
@@ -86,14 +87,21 @@ enum CheckCommand: Command {
         result.baseline = try baselineChecks(
           sides, filter: filter, options: options, failureLimit: failureLimit,
           quarantined: try quarantine.reasons(in: database, filter: filter), in: database)
+        // The comparison reads both sides alike; when that differs from the gate's own
+        // reading, the header says both.
+        let compared = try database.answerPlan(
+          for: sides.baseline + sides.candidate, method: filter.method, grouping: .handler
+        ).sentence
+        if compared != planText { planText += " Baseline comparison: " + compared }
       }
-      return (sessions, result)
+      return (sessions, planText, result)
     }
     let decision = result.decision
     let exit = try exitCode(for: decision)
     let json = JSONValue.object([
       ("decision", .string(decision.rawValue)), ("exitCode", .int(Int64(exit.rawValue))),
       ("sessions", .array(sessions.map { .int($0.id) })),
+      ("answeredFrom", .string(planText)),
       ("flags", .array(result.flags.map(VerdictJSON.flag))),
       ("checks", .array(result.global.map(VerdictJSON.check))),
       ("baseline", .array(result.baseline.map(VerdictJSON.check))),
@@ -101,7 +109,7 @@ enum CheckCommand: Command {
     let table = VerdictTable.table(result.checks, detail: baselineText != nil)
     let header =
       "\(SharedOptions.sessionsLine(sessions)). Decision: \(decision.rawValue) "
-      + "(exit \(exit.rawValue))."
+      + "(exit \(exit.rawValue)). " + planText
     if let ci = format.ci {
       let markdown =
         "### sleeve check\n\n**\(MarkdownText.escaped(header))**\n\n" + table.markdown

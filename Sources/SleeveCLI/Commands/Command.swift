@@ -92,6 +92,15 @@ enum SharedOptions {
       OptionSpec("flag", value: "key", help: "Only handlers gated by this flag."),
     ]
 
+  /// `--exact` and `--method`: which rows the answer reads (`AnswerMethod`).
+  static let method = [
+    OptionSpec(
+      "exact", help: "Answer from raw rows: exact percentiles (as --method exact)."),
+    OptionSpec(
+      "method", value: "method",
+      help: "auto (default: summaries when every session has them), exact or histogram."),
+  ]
+
   static let by = OptionSpec(
     "by", value: "group",
     help: "Group by control, handler (default), event, flag, variant or session.")
@@ -114,7 +123,24 @@ enum SharedOptions {
     filter.control = arguments["control"]
     filter.handler = arguments["handler"]
     filter.flag = arguments["flag"]
+    filter.method = try method(arguments, context: context)
     return filter
+  }
+
+  /// The `--exact` / `--method` choice (default: auto); both at once only when they agree.
+  static func method(_ arguments: ParsedArguments, context: CommandContext) throws
+    -> AnswerMethod
+  {
+    let chosen = try context.value("method", in: arguments) { text throws(ValueError) in
+      try ValueParsers.choice(text, of: AnswerMethod.self)
+    }
+    guard arguments.has("exact") else { return chosen ?? .automatic }
+    guard chosen == nil || chosen == .exact else {
+      throw UsageError(
+        "--exact and --method \(chosen!.rawValue) contradict each other; pass one",
+        command: context.command.name)
+    }
+    return .exact
   }
 
   /// The `--by` grouping (default: handler).

@@ -19,7 +19,7 @@ enum DiffCommand: Command {
       + BaselineSelection.filters + [
         SharedOptions.by, BaselineSelection.baseline, BaselineSelection.candidate,
         BaselineSelection.allowOverlap,
-      ] + BaselineSelection.judging)
+      ] + BaselineSelection.judging + SharedOptions.method)
 
   static var usesSharedFormat: Bool { false }
 
@@ -34,14 +34,20 @@ enum DiffCommand: Command {
           + "flag or variant", command: spec.name)
     }
     let database = try context.openDatabase()
-    let diff = try database.snapshot {
+    let (plan, diff) = try database.snapshot {
       let sessions = try BaselineSelection.sessions(
         baseline: sides.baseline, candidate: sides.candidate, in: database,
         arguments: arguments, context: context)
       try context.noteUnmatchedFilters(sides.shared, in: database)
-      return try database.diff(
-        baseline: sessions.baseline, candidate: sessions.candidate, filter: sides.shared,
-        by: grouping, options: sides.options)
+      let plan = try database.answerPlan(
+        for: sessions.baseline + sessions.candidate, method: sides.shared.method,
+        grouping: grouping)
+      return (
+        plan,
+        try database.diff(
+          baseline: sessions.baseline, candidate: sessions.candidate, filter: sides.shared,
+          by: grouping, options: sides.options)
+      )
     }
     if let ci = format.ci {
       try ci.emit(CIReport.diff(diff), context: context)
@@ -50,7 +56,7 @@ enum DiffCommand: Command {
     } else {
       context.print(
         table: DiffTable.table(diff), json: DiffTable.json(diff),
-        header: DiffTable.summary(diff) + ". " + DiffTable.sidesLine(diff))
+        header: DiffTable.summary(diff) + ". " + DiffTable.sidesLine(diff) + " " + plan.sentence)
     }
     return .success
   }

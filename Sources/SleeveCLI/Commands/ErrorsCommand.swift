@@ -7,16 +7,18 @@ enum ErrorsCommand: Command {
     abstract: "Error rates per group: failed / (ok + failed), with n and a Wilson 95% interval.",
     discussion: "Outcomes that did not run (skipped, ownerReleased, cancelled, recursionLimit)\n"
       + "are counted in their own columns, not in the rate.",
-    options: SharedOptions.common + SharedOptions.filters + [SharedOptions.by])
+    options: SharedOptions.common + SharedOptions.filters + [SharedOptions.by]
+      + SharedOptions.method)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context)
     let grouping = try SharedOptions.grouping(arguments, context: context)
     let database = try context.openDatabase()
-    let (sessions, rows) = try database.snapshot {
+    let (sessions, plan, rows) = try database.snapshot {
       let sessions = try database.sessions(matching: filter)
       try context.noteUnmatchedFilters(filter, in: database)
-      return (sessions, try database.errorRates(matching: filter, by: grouping))
+      let plan = try database.answerPlan(for: sessions, method: filter.method, grouping: grouping)
+      return (sessions, plan, try database.errorRates(matching: filter, by: grouping))
     }
     var table = Table(
       columns: [
@@ -38,27 +40,30 @@ enum ErrorsCommand: Command {
         Table.Cell(String(row.cancelled)), Table.Cell(String(row.recursionLimit)),
       ])
     }
-    let json = JSONValue.object([
-      ("method", .string(ErrorRateRow.method)), ("by", .string(grouping.rawValue)),
-      ("sessions", .array(sessions.map { .int($0.id) })),
-      (
-        "groups",
-        .array(
-          rows.map { row in
-            .object([
-              ("key", .string(row.key)), ("n", .integer(row.n)), ("ok", .integer(row.ok)),
-              ("failed", .integer(row.failed)), ("errorRate", .number(row.rate)),
-              ("intervalLower", .number(row.interval?.lower)),
-              ("intervalUpper", .number(row.interval?.upper)),
-              ("ownerReleased", .integer(row.ownerReleased)), ("skipped", .integer(row.skipped)),
-              ("cancelled", .integer(row.cancelled)),
-              ("recursionLimit", .integer(row.recursionLimit)),
-            ])
-          })
-      ),
-    ])
+    let json = JSONValue.object(
+      [
+        ("method", .string(ErrorRateRow.method)), ("by", .string(grouping.rawValue)),
+      ] + plan.jsonFields + [
+        ("sessions", .array(sessions.map { .int($0.id) })),
+        (
+          "groups",
+          .array(
+            rows.map { row in
+              .object([
+                ("key", .string(row.key)), ("n", .integer(row.n)), ("ok", .integer(row.ok)),
+                ("failed", .integer(row.failed)), ("errorRate", .number(row.rate)),
+                ("intervalLower", .number(row.interval?.lower)),
+                ("intervalUpper", .number(row.interval?.upper)),
+                ("ownerReleased", .integer(row.ownerReleased)), ("skipped", .integer(row.skipped)),
+                ("cancelled", .integer(row.cancelled)),
+                ("recursionLimit", .integer(row.recursionLimit)),
+              ])
+            })
+        ),
+      ])
     let header =
-      "\(SharedOptions.sessionsLine(sessions)). Error rate = \(ErrorRateRow.method)."
+      "\(SharedOptions.sessionsLine(sessions)). Error rate = \(ErrorRateRow.method). "
+      + plan.sentence
     context.print(table: table, json: json, header: header)
     return .success
   }

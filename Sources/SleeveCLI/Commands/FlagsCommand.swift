@@ -5,15 +5,16 @@ enum FlagsCommand: Command {
   static let spec = CommandSpec(
     name: "flags",
     abstract: "Flag states, owners, thresholds, history, and flag-on vs flag-off outcomes.",
-    options: SharedOptions.common + SharedOptions.filters)
+    options: SharedOptions.common + SharedOptions.filters + SharedOptions.method)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context)
     let database = try context.openDatabase()
-    let (sessions, flags) = try database.snapshot {
+    let (sessions, plan, flags) = try database.snapshot {
       let sessions = try database.sessions(matching: filter)
       try context.noteUnmatchedFilters(filter, in: database)
-      return (sessions, try database.flags(matching: filter))
+      let plan = try database.answerPlan(for: sessions, method: filter.method)
+      return (sessions, plan, try database.flags(matching: filter))
     }
     let cohortColumns = ["n", "error rate", "95% interval", "p50", "p95", "p99"]
     var table = Table(
@@ -31,17 +32,21 @@ enum FlagsCommand: Command {
           Table.Cell(flag.minSamples.map(String.init) ?? "-"),
         ] + cohortCells(flag.on) + cohortCells(flag.off))
     }
-    let header = "\(SharedOptions.sessionsLine(sessions)). Error rate = \(ErrorRateRow.method)."
+    let header =
+      "\(SharedOptions.sessionsLine(sessions)). Error rate = \(ErrorRateRow.method). "
+      + plan.sentence
     let history = flags.flatMap { flag in
       flag.history.map { change in
         "  \(flag.key): " + ReportText.changeLine(change)
       }
     }
     let verdicts = flags.map { FlagVerdict($0) }
-    let json = JSONValue.object([
-      ("sessions", .array(sessions.map { .int($0.id) })),
-      ("flags", .array(zip(flags, verdicts).map { Self.json(for: $0, verdict: $1) })),
-    ])
+    let json = JSONValue.object(
+      [
+        ("sessions", .array(sessions.map { .int($0.id) }))
+      ] + plan.jsonFields + [
+        ("flags", .array(zip(flags, verdicts).map { Self.json(for: $0, verdict: $1) }))
+      ])
     context.print(
       table: table, json: json, header: header,
       notes: flags.isEmpty ? ["No flags in the selected sessions."] : [])
@@ -74,7 +79,10 @@ enum FlagsCommand: Command {
       Table.Cell(
         Formatting.duration(cohort.p95Nanoseconds), raw: Formatting.raw(cohort.p95Nanoseconds)),
       Table.Cell(
-        Formatting.duration(cohort.p99Nanoseconds) + (cohort.p99Insufficient ? "*" : ""),
+        Formatting.duration(cohort.p99Nanoseconds)
+          + (cohort.p99Nanoseconds != nil
+            ? cohort.relativeError.map { " " + AnswerPlan.bound($0) } ?? "" : "")
+          + (cohort.p99Insufficient ? "*" : ""),
         raw: Formatting.raw(cohort.p99Nanoseconds)),
     ]
   }

@@ -21,7 +21,7 @@ enum ReportCommand: Command {
         "baseline", value: "selection",
         help: "Sessions to mark as baseline in the HTML trend (e.g. 'branch=main')."),
       OptionSpec("out", value: "file", help: "Write the report to a file instead of stdout."),
-    ])
+    ] + SharedOptions.method)
 
   static var usesSharedFormat: Bool { false }
 

@@ -51,7 +51,7 @@ enum HTMLReport {
         body += "<figure>" + SVGCharts.trend(trend) + "</figure>"
       }
     }
-    body += "<p class=\"note\">\(e(ReportText.methods))</p>"
+    body += "<p class=\"note\">\(e(ReportText.methods(report)))</p>"
     return """
       <!DOCTYPE html>
       <html lang="en"><head><meta charset="utf-8"><title>Sleeve rollout report</title>

@@ -3,21 +3,24 @@ import SleeveQuery
 /// The rollout report as JSON with stable keys.
 enum JSONReport {
   static func render(_ report: RolloutReport) -> JSONValue {
-    .object([
-      ("decision", .string(report.decision.rawValue)),
-      (
-        "methods",
-        .object([
-          ("errorRate", .string(ErrorRateRow.method)), ("percentiles", .string(Percentile.method)),
-          ("errorRateComparison", .string(TwoProportionTest.method)),
-          ("latencyComparison", .string(MannWhitneyTest.method)),
-          ("confidence", .double(1 - GateCheck.significance)),
-        ])
-      ),
-      ("sessions", .array(report.sessions.map(session))),
-      ("flags", .array(report.flags.map(flag))),
-      ("handlers", .array(report.handlers.map(handler))),
-    ])
+    .object(
+      [
+        ("decision", .string(report.decision.rawValue)),
+        (
+          "methods",
+          .object([
+            ("errorRate", .string(ErrorRateRow.method)),
+            ("percentiles", .string(ReportText.percentileMethod(report.plan))),
+            ("errorRateComparison", .string(TwoProportionTest.method)),
+            ("latencyComparison", .string(MannWhitneyTest.method)),
+            ("confidence", .double(1 - GateCheck.significance)),
+          ])
+        ),
+      ] + report.plan.jsonFields + [
+        ("sessions", .array(report.sessions.map(session))),
+        ("flags", .array(report.flags.map(flag))),
+        ("handlers", .array(report.handlers.map(handler))),
+      ])
   }
 
   private static func session(_ session: SessionSummary) -> JSONValue {

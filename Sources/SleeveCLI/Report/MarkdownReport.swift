@@ -33,16 +33,26 @@ enum MarkdownReport {
       }
     }
     out += "\n## Handlers\n\n" + ReportText.handlerTable(report.handlers).markdown
-    out += "\n" + e(ReportText.methods) + "\n"
+    out += "\n" + e(ReportText.methods(report)) + "\n"
     return out
   }
 }
 
 /// Text pieces every report format shares.
 enum ReportText {
-  static let methods =
-    "Methods: error rate = \(ErrorRateRow.method); percentiles = \(Percentile.method); "
-    + "flag-on vs flag-off at \(Int((1 - GateCheck.significance) * 100))% confidence."
+  /// The methods line of a report: the percentile method is the one its plan read with, and
+  /// the plan's sentence follows.
+  static func methods(_ report: RolloutReport) -> String {
+    "Methods: error rate = \(ErrorRateRow.method); percentiles = "
+      + "\(percentileMethod(report.plan)); "
+      + "flag-on vs flag-off at \(Int((1 - GateCheck.significance) * 100))% confidence. "
+      + report.plan.sentence
+  }
+
+  /// How the plan's percentiles are computed.
+  static func percentileMethod(_ plan: AnswerPlan) -> String {
+    plan.source == .summaries ? AnswerPlan.histogramPercentileMethod : Percentile.method
+  }
 
   static func decisionLine(_ report: RolloutReport) -> String {
     let counts = [RolloutDecision.rollback, .hold, .promote].compactMap { decision -> String? in

@@ -32,13 +32,14 @@ extension QueryDatabase {
   {
     var points: [GroupKey: [HandlerTrend.Point]] = [:]
     var order: [GroupKey] = []
+    let plan = try answerPlan(for: sessions, method: filter.method, grouping: .handler)
     for session in sessions {
       for tallies in try tallies(
-        of: [session], filter: filter, by: .handler, collectDurations: true)
+        of: [session], filter: filter, by: .handler, collectDurations: true, plan: plan)
       {
         for var group in tallies.groups where group.ran > 0 {
           if points[group.groupKey] == nil { order.append(group.groupKey) }
-          let p99 = Percentile.of(&group.durations, at: [99])?.first
+          let p99 = LatencyRow(&group, percentiles: [99]).points.first?.nanoseconds
           points[group.groupKey, default: []].append(
             HandlerTrend.Point(
               session: session.id, isBaseline: baseline.contains(session.id), n: group.ran,

@@ -30,14 +30,19 @@ extension QueryDatabase {
   /// Judges the candidate sessions together against the baseline and, with `eachAlone`, each
   /// candidate session alone against it too (`check --baseline`'s failure limit), reading
   /// every session once: the baseline's pools are built once and shared by every comparison
-  /// (copied only where a comparison changes them).
+  /// (copied only where a comparison changes them). Both sides are answered from raw rows,
+  /// or both from summaries: ``answerPlan(for:method:grouping:)`` over the two together.
   public func diffs(
     baseline: [SessionSummary], candidate: [SessionSummary], filter: QueryFilter,
     by grouping: Grouping, options: DiffOptions, eachAlone: Bool
   ) throws -> (together: BaselineDiff, each: [BaselineDiff]) {
     try translating {
+      // One plan for both sides: a comparison never sets raw rows against summaries.
+      let plan = try answerPlan(
+        for: baseline + candidate, method: filter.method, grouping: grouping)
       func read(_ session: SessionSummary) throws -> [SessionTallies] {
-        try tallies(of: [session], filter: filter, by: grouping, collectDurations: true)
+        try tallies(
+          of: [session], filter: filter, by: grouping, collectDurations: true, plan: plan)
       }
       var base = BaselineDiff(grouping: grouping, options: options)
       for session in baseline {

@@ -17,17 +17,22 @@ extension QueryDatabase {
   ///   - sessions: The sessions, e.g. from ``sessions(matching:)``.
   ///   - filter: Its handler filters (`--control`, `--handler`, `--flag`) apply.
   ///   - collectDurations: Whether to keep the durations of outcomes that ran.
+  ///   - plan: Raw rows or summaries for every session; by default decided over `sessions`
+  ///     (``answerPlan(for:method:grouping:)``). A caller comparing two selections passes the
+  ///     plan of both, so neither side is answered differently from the other.
   public func tallies(
     of sessions: [SessionSummary], filter: QueryFilter, by grouping: Grouping,
-    collectDurations: Bool
+    collectDurations: Bool, plan: AnswerPlan? = nil
   ) throws -> [SessionTallies] {
     try translating {
-      try sessions.map { session in
+      let plan = try plan ?? answerPlan(for: sessions, method: filter.method, grouping: grouping)
+      return try sessions.map { session in
         var scan = OutcomeScan(
           database: self, sessions: [session], grouping: grouping, filter: filter,
           collectDurations: collectDurations)
         scan.byIdentity = true
         scan.collectFailures = true
+        scan.plan = plan
         return SessionTallies(session: session, groups: try scan.run())
       }
     }

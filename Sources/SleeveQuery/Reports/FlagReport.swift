@@ -1,3 +1,5 @@
+import SleeveStore
+
 /// One feature flag as `sleeve flags` shows it: definition, state history, and what its gated
 /// handlers did with the flag on and off.
 public struct FlagReport: Equatable, Sendable {
@@ -33,22 +35,60 @@ public struct FlagReport: Equatable, Sendable {
     public let p99Nanoseconds: Double?
     /// Whether n is too small for a p99 (n < 100).
     public var p99Insufficient: Bool { Percentile.isInsufficient(count: n, point: 99) }
-    /// The durations, for the tests that compare cohorts.
+    /// How far a percentile can be from the exact `lower` value, relative to it, when the
+    /// cohort was answered from summaries; `nil` when exact.
+    public let relativeError: Double?
+    /// The durations, for the tests that compare cohorts (empty when answered from summaries).
     let durations: [Int64]
-    /// The durations, for charts.
-    public var durationsForCharts: [Int64] { durations }
+    /// The durations as the merged summary histogram, when answered from summaries.
+    let histogram: ExponentialHistogram?
+    /// The durations, for charts: as recorded, or (from summaries) at most about
+    /// ``chartSampleLimit`` bucket values in the histogram's proportions.
+    public var durationsForCharts: [Int64] {
+      guard let histogram else { return durations }
+      return Self.chartSample(of: histogram)
+    }
+
+    /// The most values a chart of a summarized cohort draws.
+    public static let chartSampleLimit = 4_096
 
     init(_ tally: GroupTally?) {
       durations = tally?.durations ?? []
+      histogram = tally?.histogram
       n = tally?.ran ?? 0
       failed = tally?.failed ?? 0
       errorRate = n == 0 ? nil : Double(failed) / Double(n)
       interval = WilsonInterval(successes: failed, trials: n)
-      var scratch = durations
-      let points = Percentile.of(&scratch, at: [50, 95, 99])
-      p50Nanoseconds = points?[0]
-      p95Nanoseconds = points?[1]
-      p99Nanoseconds = points?[2]
+      var scratch = tally ?? GroupTally(key: .unknown)
+      let row = LatencyRow(&scratch, percentiles: [50, 95, 99])
+      relativeError = row.relativeError
+      p50Nanoseconds = row.points[0].nanoseconds
+      p95Nanoseconds = row.points[1].nanoseconds
+      p99Nanoseconds = row.points[2].nanoseconds
+    }
+
+    /// Each occupied bucket's value (its representative, clamped to the minimum and maximum,
+    /// as ``ExponentialHistogram/lowerPercentile(_:)`` gives it), repeated in proportion to its count: at most ``chartSampleLimit`` values plus one
+    /// per occupied bucket, so a bucket holding a single outlier still shows.
+    static func chartSample(of histogram: ExponentialHistogram) -> [Int64] {
+      guard histogram.count > 0, let low = histogram.minimum, let high = histogram.maximum
+      else { return [] }
+      let scale = Double(chartSampleLimit) / Double(histogram.count)
+      var values: [Int64] = []
+      func emit(_ count: UInt64, _ value: Double) {
+        guard count > 0 else { return }
+        let copies = max(1, Int((Double(count) * scale).rounded()))
+        let clamped = Int64(min(max(value, Double(low)), Double(high)))
+        values += repeatElement(clamped, count: min(copies, chartSampleLimit))
+      }
+      emit(histogram.zeroCount, 0)
+      for (position, count) in histogram.counts.enumerated() {
+        emit(
+          count,
+          ExponentialMapping.representative(
+            of: histogram.offset + Int64(position), scale: histogram.scale))
+      }
+      return values
     }
   }
 

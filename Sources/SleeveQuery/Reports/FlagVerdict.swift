@@ -35,10 +35,11 @@ public struct FlagVerdict: Equatable, Sendable {
           threshold: maxErrorRate, n: on.n, minSamples: floor))
     }
     if let maxP99 = report.maxP99Nanoseconds {
-      checks.append(
-        GateCheck(
-          subject: subject + " (on)", metric: .p99, value: on.p99Nanoseconds,
-          threshold: Double(maxP99), n: on.n, minSamples: max(floor, 100)))
+      var check = GateCheck(
+        subject: subject + " (on)", metric: .p99, value: on.p99Nanoseconds,
+        threshold: Double(maxP99), n: on.n, minSamples: max(floor, 100))
+      check.methodDetail = on.relativeError.map(GateCheck.histogramP99Method)
+      checks.append(check)
     }
     if off.n == 0 {
       notes.append("No flag-off cohort: judged on its thresholds alone.")

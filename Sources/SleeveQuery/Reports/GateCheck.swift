@@ -62,7 +62,7 @@ public struct GateCheck: Equatable, Sendable {
   public var method: String {
     switch metric {
     case .errorRate: ErrorRateRow.method
-    case .p99: Percentile.method
+    case .p99: methodDetail ?? Percentile.method
     case .errorRateVersusOff:
       TwoProportionTest.method + ", flag-on worse when p < \(GateCheck.significance)"
     case .latencyVersusOff:
@@ -75,6 +75,12 @@ public struct GateCheck: Equatable, Sendable {
       "error type and message pattern (numbers and ids taken out) absent from every baseline "
         + "session"
     }
+  }
+
+  /// The method of a p99 read from summaries whose percentiles are within `bound`: the
+  /// estimate is compared with the threshold as it is, and the bound is stated beside it.
+  static func histogramP99Method(_ bound: Double) -> String {
+    AnswerPlan.histogramPercentileMethod + ", within " + AnswerPlan.bound(bound)
   }
 
   /// The significance level of the cohort comparisons (95% confidence).

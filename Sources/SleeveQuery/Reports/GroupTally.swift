@@ -41,6 +41,47 @@ public struct GroupTally: Sendable {
     return true
   }
 
+  /// Adds one summary: its counts, its histogram (when `durations`, merged exactly) and its
+  /// failure kinds (when `failures`); `false` (the tally unchanged) when its histogram's
+  /// limits differ from those merged before.
+  mutating func add(_ summary: OutcomeSummary, durations: Bool, failures: Bool) -> Bool {
+    if durations {
+      if histogram == nil {
+        histogram = summary.durations
+      } else if !histogram!.merge(summary.durations) {
+        return false
+      }
+    }
+    for (status, count) in summary.statusCounts.enumerated() where status < counts.count {
+      counts[status] = counts[status].addingClamped(count)
+    }
+    if failures {
+      for (kind, sample) in summary.failures {
+        failureKinds[kind] = (failureKinds[kind] ?? 0).addingClamped(sample.count)
+      }
+    }
+    return true
+  }
+
+  /// Every group of `groups` as one (counts added, durations concatenated or histograms
+  /// merged), keyed `-`: for the pooled figures of a whole selection. The groups come from one
+  /// scan, so they are all raw or all summaries, with equal histogram limits.
+  static func pooled(_ groups: [GroupTally]) -> GroupTally {
+    var pooled = GroupTally(key: .unknown)
+    for group in groups {
+      for index in pooled.counts.indices { pooled.counts[index] += group.counts[index] }
+      pooled.durations += group.durations
+      if let histogram = group.histogram {
+        if pooled.histogram == nil {
+          pooled.histogram = histogram
+        } else {
+          _ = pooled.histogram!.merge(histogram)  // one scan's histograms share their limits
+        }
+      }
+    }
+    return pooled
+  }
+
   /// Invocations that ran: ok + failed.
   public var ran: Int { ok + failed }
   /// Outcomes that ran ok.
@@ -53,4 +94,12 @@ public struct GroupTally: Sendable {
   /// The key of the group whose key is unknown: ungated handlers under `--by flag`, and
   /// outcomes whose registration, control or fire row is missing.
   public static let unknownKey = "-"
+}
+
+extension Int {
+  /// This count plus `more`, clamped at `Int.max` (a summary's counts are unsigned 64-bit).
+  fileprivate func addingClamped(_ more: UInt64) -> Int {
+    let (sum, overflow) = addingReportingOverflow(Int(clamping: more))
+    return overflow ? Int.max : sum
+  }
 }

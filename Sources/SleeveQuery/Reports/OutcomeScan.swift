@@ -21,11 +21,16 @@ struct OutcomeScan {
   var byIdentity = false
   /// Collect each group's failure kinds and (for handlers) its registration site.
   var collectFailures = false
+  /// Raw rows or summaries for every session; decided from `sessions` and `filter.method`
+  /// when not given (a caller scanning sessions one at a time passes the plan of them all).
+  var plan: AnswerPlan?
 
   /// The groups that have outcomes, in order of first appearance.
   func run() throws -> [GroupTally] {
     let table = GroupTable()
     try database.translating {
+      let plan =
+        try plan ?? database.answerPlan(for: sessions, method: filter.method, grouping: grouping)
       for session in sessions {
         let routes = try HandlerRoutes(
           database: database, session: session, grouping: grouping, filter: filter,
@@ -33,10 +38,36 @@ struct OutcomeScan {
           site: { index, site in
             if table.groups[Int(index)].site == nil { table.groups[Int(index)].site = site }
           })
-        try scan(session, routes: routes, into: table)
+        switch plan.source {
+        case .rawRows: try scan(session, routes: routes, into: table)
+        case .summaries:
+          try fold(
+            database.summaries(of: session.id), routes: routes, into: table, session: session)
+        }
       }
     }
     return table.groups.filter { $0.total > 0 }
+  }
+
+  /// Adds each summary to the group its registration and variant feed.
+  private func fold(
+    _ summaries: [OutcomeSummary.Key: OutcomeSummary], routes: HandlerRoutes,
+    into table: GroupTable, session: SessionSummary
+  ) throws {
+    for key in summaries.keys.sorted() {
+      guard let index = routes.group(of: key.registration, variant: Int(key.variant)) else {
+        continue
+      }
+      let folded = table.groups[Int(index)].add(
+        summaries[key]!, durations: collectDurations, failures: collectFailures)
+      guard folded else {
+        throw QueryError.damagedSummary(
+          .damaged(
+            session: session.id,
+            detail: "the summary of registration \(key.registration) was built with other "
+              + "histogram limits than the others"))
+      }
+    }
   }
 
   private func scan(_ session: SessionSummary, routes: HandlerRoutes, into table: GroupTable)

@@ -29,11 +29,12 @@ extension QueryDatabase {
               minSamples: floor))
         }
         if let maxP99 = thresholds.maxP99Nanoseconds {
-          let p99 = try overallP99(matching: filter, rows: &all)
-          checks.append(
-            GateCheck(
-              subject: "all handlers", metric: .p99, value: p99, threshold: Double(maxP99), n: n,
-              minSamples: max(floor, 100)))
+          let (p99, bound) = try overallP99(matching: filter, rows: &all)
+          var check = GateCheck(
+            subject: "all handlers", metric: .p99, value: p99, threshold: Double(maxP99), n: n,
+            minSamples: max(floor, 100))
+          check.methodDetail = bound.map(GateCheck.histogramP99Method)
+          checks.append(check)
         }
       }
       return GateResult(flags: flags.filter { !$0.checks.isEmpty }, global: checks)
@@ -42,14 +43,16 @@ extension QueryDatabase {
 
   /// The p99 over every selected outcome (one group, whatever the sessions).
   private func overallP99(matching filter: QueryFilter, rows: inout [LatencyRow]) throws
-    -> Double?
+    -> (Double?, Double?)
   {
-    if rows.count == 1 { return rows[0].points.first?.nanoseconds }
+    if rows.count == 1 { return (rows[0].points.first?.nanoseconds, rows[0].relativeError) }
     let sessions = try sessions(matching: filter)
-    var durations = try OutcomeScan(
-      database: self, sessions: sessions, grouping: .session, filter: filter,
-      collectDurations: true
-    ).run().flatMap(\.durations)
-    return Percentile.of(&durations, at: [99])?.first
+    var pooled = try GroupTally.pooled(
+      OutcomeScan(
+        database: self, sessions: sessions, grouping: .session, filter: filter,
+        collectDurations: true
+      ).run())
+    let row = LatencyRow(&pooled, percentiles: [99])
+    return (row.points.first?.nanoseconds, row.relativeError)
   }
 }

@@ -28,9 +28,7 @@ extension QueryDatabase {
       ).run()
       var rows: [LatencyRow] = []
       for index in groups.indices {
-        rows.append(
-          LatencyRow(
-            key: groups[index].key, durations: &groups[index].durations, percentiles: percentiles))
+        rows.append(LatencyRow(&groups[index], percentiles: percentiles))
       }
       return rows.sorted { ($1.n, $0.key) < ($0.n, $1.key) }
     }

@@ -24,6 +24,8 @@ public struct RolloutReport: Sendable {
   public let flags: [FlagSection]
   /// Each handler, most invocations first.
   public let handlers: [HandlerRow]
+  /// Raw rows or summaries: what every figure of the report was read from.
+  public let plan: AnswerPlan
 
   /// The overall decision, as `check` decides it over the same selection:
   /// `RolloutDecision(_:)` over every flag's checks (`nothingToCheck` when there is none).
@@ -37,6 +39,7 @@ extension QueryDatabase {
   {
     try translating {
       let sessions = try sessions(matching: filter)
+      let plan = try answerPlan(for: sessions, method: filter.method)
       let flags = try flags(matching: filter).map {
         RolloutReport.FlagSection(report: $0, verdict: FlagVerdict($0, minSamples: minSamples))
       }
@@ -48,7 +51,7 @@ extension QueryDatabase {
       let handlers = errors.compactMap { row in
         latency[row.key].map { RolloutReport.HandlerRow(errors: row, latency: $0) }
       }
-      return RolloutReport(sessions: sessions, flags: flags, handlers: handlers)
+      return RolloutReport(sessions: sessions, flags: flags, handlers: handlers, plan: plan)
     }
   }
 }

@@ -55,6 +55,10 @@ public struct QueryFilter: Equatable, Sendable {
   /// Only handlers gated by this flag.
   public var flag: String?
 
+  /// Which rows the answer reads (`--exact`, `--method`): summaries whenever every selected
+  /// session has them, by default.
+  public var method: AnswerMethod = .automatic
+
   /// No filters: the last session, every handler.
   public init() {}
 
@@ -68,6 +72,7 @@ public struct QueryFilter: Equatable, Sendable {
   public var handlersOnly: QueryFilter {
     var only = QueryFilter()
     (only.session, only.control, only.handler, only.flag) = (.all, control, handler, flag)
+    only.method = method
     return only
   }
 

@@ -17,10 +17,12 @@ public struct HandlerSummary: Equatable, Sendable {
 }
 
 extension QueryDatabase {
-  /// The session's summaries, by registration then variant, built from its raw rows
-  /// (``OutcomeSummaries/build(session:connection:)``).
+  /// The session's summaries, by registration then variant: its stored ones when it is
+  /// summarized (the only ones left once its raw rows are pruned), else built from its raw
+  /// rows (``OutcomeSummaries/build(session:connection:)``), which equal them.
   ///
-  /// - Throws: `StoreError.corrupt` for a ran outcome whose duration is not an integer.
+  /// - Throws: `StoreError.corrupt` for a ran outcome whose duration is not an integer;
+  ///   ``QueryError/damagedSummary(_:)`` for a stored summary that does not decode.
   public func handlerSummaries(of session: SessionSummary) throws -> [HandlerSummary] {
     try translating {
       var names: [Int64: (String?, String, String?, String?)] = [:]
@@ -39,13 +41,28 @@ extension QueryDatabase {
           )
         }
       }
-      let summaries = try OutcomeSummaries.build(session: session.id, connection: connection)
+      let summaries = try summaries(of: session.id)
       return summaries.keys.sorted().map { key in
         let name = names[key.registration]
         return HandlerSummary(
           control: name?.0, handler: name?.1 ?? "-", site: name?.2, flag: name?.3,
           variant: key.variant, summary: summaries[key]!)
       }
+    }
+  }
+
+  /// Session `id`'s summaries: its stored ones when it is summarized, else built now from its
+  /// raw rows (a session that has not ended, or a file from before summaries).
+  ///
+  /// - Throws: ``QueryError/damagedSummary(_:)`` for a stored summary that does not decode.
+  func summaries(of id: Int64) throws -> [OutcomeSummary.Key: OutcomeSummary] {
+    do {
+      guard try SummaryTables.state(of: id, connection: connection) != nil else {
+        return try OutcomeSummaries.build(session: id, connection: connection)
+      }
+      return try SummaryTables.read(session: id, connection: connection)
+    } catch let error as SummaryError {
+      throw QueryError.damagedSummary(error)
     }
   }
 }

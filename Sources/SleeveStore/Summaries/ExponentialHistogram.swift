@@ -114,37 +114,68 @@ public struct ExponentialHistogram: Equatable, Sendable {
   /// still if the union would not fit). Both must share ``maximumScale`` and
   /// ``maximumBuckets`` (`nil` otherwise).
   public func merged(with other: ExponentialHistogram) -> ExponentialHistogram? {
-    guard maximumScale == other.maximumScale, maximumBuckets == other.maximumBuckets else {
-      return nil
-    }
     var result = self
-    result.count += other.count
-    result.sum += other.sum
-    result.zeroCount += other.zeroCount
-    if let low = other.minimum { result.minimum = Swift.min(result.minimum ?? low, low) }
-    if let high = other.maximum { result.maximum = Swift.max(result.maximum ?? high, high) }
-    guard !other.counts.isEmpty else { return result }
-    var incoming = other
-    let target = Swift.min(result.scale, other.scale)
-    result.downscale(by: result.scale - target)
-    incoming.downscale(by: incoming.scale - target)
-    if result.counts.isEmpty {
-      result.offset = incoming.offset
-      result.counts = incoming.counts
-      result.scale = incoming.scale
-      return result
+    return result.merge(other) ? result : nil
+  }
+
+  /// Adds `other` into this histogram, as ``merged(with:)`` does, in place: the span is
+  /// widened once and `other`'s counts are added bucket by bucket, so folding many summaries
+  /// into one costs their occupied buckets, not a copy per merge. `false` (and nothing changed)
+  /// when the two do not share ``maximumScale`` and ``maximumBuckets``.
+  public mutating func merge(_ other: ExponentialHistogram) -> Bool {
+    guard maximumScale == other.maximumScale, maximumBuckets == other.maximumBuckets else {
+      return false
     }
-    let low = Swift.min(result.offset, incoming.offset)
-    let high = Swift.max(
-      result.offset + Int64(result.counts.count) - 1,
-      incoming.offset + Int64(incoming.counts.count) - 1)
-    let change = Self.downscaleNeeded(low: low, high: high, buckets: maximumBuckets)
-    result.downscale(by: change)
-    incoming.downscale(by: change)
-    for (position, value) in incoming.counts.enumerated() where value > 0 {
-      result.addToBucket(incoming.offset + Int64(position), count: value)
+    count += other.count
+    sum += other.sum
+    zeroCount += other.zeroCount
+    if let low = other.minimum { minimum = Swift.min(minimum ?? low, low) }
+    if let high = other.maximum { maximum = Swift.max(maximum ?? high, high) }
+    guard !other.counts.isEmpty else { return true }
+    downscale(by: scale - Swift.min(scale, other.scale))
+    var shift = Int64(other.scale - scale)
+    let otherLast = other.offset + Int64(other.counts.count) - 1
+    if counts.isEmpty {
+      // Adopt the other's span at this scale (widening below needs a span to widen).
+      offset = other.offset >> shift
+      counts = [0]
     }
-    return result
+    let last = offset + Int64(counts.count) - 1
+    let change = Self.downscaleNeeded(
+      low: Swift.min(offset, other.offset >> shift), high: Swift.max(last, otherLast >> shift),
+      buckets: maximumBuckets)
+    downscale(by: change)
+    shift += Int64(change)
+    let low = other.offset >> shift
+    let high = otherLast >> shift
+    if low < offset {
+      counts.insert(contentsOf: repeatElement(0, count: Int(offset - low)), at: 0)
+      offset = low
+    }
+    if high > offset + Int64(counts.count) - 1 {
+      counts.append(contentsOf: repeatElement(0, count: Int(high - offset) - counts.count + 1))
+    }
+    for (position, value) in other.counts.enumerated() where value > 0 {
+      counts[Int(((other.offset + Int64(position)) >> shift) - offset)] += value
+    }
+    trimToOccupied()
+    return true
+  }
+
+  /// Drops unoccupied buckets at both ends, keeping the canonical form (a span that starts and
+  /// ends at occupied buckets).
+  private mutating func trimToOccupied() {
+    guard let first = counts.firstIndex(where: { $0 > 0 }),
+      let last = counts.lastIndex(where: { $0 > 0 })
+    else {
+      counts = []
+      offset = 0
+      return
+    }
+    if first > 0 || last < counts.count - 1 {
+      counts = Array(counts[first...last])
+      offset += Int64(first)
+    }
   }
 
   /// The percentile `point` (0…100) by rank, as numpy's `method='lower'` defines it (the value

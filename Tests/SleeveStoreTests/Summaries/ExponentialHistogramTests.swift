@@ -72,6 +72,33 @@ struct ExponentialHistogramTests {
     }
   }
 
+  @Test("folding many histograms in place (merge) equals the histogram of all their values")
+  func inPlaceFoldIsExactUnion() throws {
+    let seed = UInt64(Date().timeIntervalSince1970)
+    var random = SeededGenerator(seed: seed)
+    for round in 0..<20 {
+      let buckets = [2_048, 16, 3][round % 3]
+      let parts = (0..<6).map { part in
+        Self.logNormal(
+          Int.random(in: 0...80, using: &random), median: Double(50_000 << (part * 3)),
+          sigma: [0.2, 3][round % 2], seed: seed &+ UInt64(round * 10 + part))
+      }
+      var folded = ExponentialHistogram(maximumBuckets: buckets)
+      for part in parts {
+        let merged = folded.merge(Self.histogram(part, buckets: buckets))
+        #expect(merged)
+      }
+      let union = Self.histogram(parts.flatMap { $0 }, buckets: buckets)
+      #expect(HistogramCoding.encode(folded) == HistogramCoding.encode(union), "seed \(seed)")
+    }
+    var other = ExponentialHistogram(maximumScale: 3)
+    other.add(5)
+    var histogram = ExponentialHistogram()
+    let merged = histogram.merge(other)
+    #expect(!merged)
+    #expect(histogram == ExponentialHistogram())
+  }
+
   @Test("a histogram decodes to itself; every truncation and stray byte is refused, never a trap")
   func codingRoundTripsAndRefusesDamage() throws {
     let seed = UInt64(Date().timeIntervalSince1970)

@@ -1,0 +1,67 @@
+import SleeveStore
+import SleeveTestSupport
+import Testing
+
+/// What the commands say of where their answers came from, and their exit codes when the
+/// rows they need are gone or damaged.
+@Suite("Answers from summaries, on the command line")
+struct SummaryOutputTests {
+  @Test("latency from summaries states each percentile's bound and says it answered from summaries")
+  func latencySaysItsMethod() async throws {
+    let fixture = try FixtureDatabase.standard()
+    try fixture.summarizeEnded()
+    let result = await CLIRunner.run(["latency", "--db", fixture.path, "--session", "all"])
+    #expect(result.exit == 0, "\(result.error)")
+    #expect(result.out.contains("Answered from summaries"))
+    #expect(result.out.contains("±1.083%"))
+    #expect(result.out.contains("numpy method='lower'"))
+    let exact = await CLIRunner.run([
+      "latency", "--db", fixture.path, "--session", "all", "--exact",
+    ])
+    #expect(exact.out.contains("Answered from raw rows (exact)"))
+    #expect(!exact.out.contains("±"))
+    let json = await CLIRunner.run([
+      "errors", "--db", fixture.path, "--session", "all", "--format", "json",
+    ])
+    #expect(json.out.contains("\"answeredFrom\": \"summaries\""), "\(json.out)")
+  }
+
+  @Test("a damaged summary is exit 65 naming the session; --exact still answers")
+  func damagedIsDataError() async throws {
+    let fixture = try FixtureDatabase.standard()
+    try fixture.summarizeEnded()
+    try fixture.connection.execute(
+      "UPDATE outcome_summaries SET histogram = x'0102' WHERE registration_id >> 32 = 2")
+    let result = await CLIRunner.run(["latency", "--db", fixture.path, "--session", "all"])
+    #expect(result.exit == 65)
+    #expect(result.error.contains("session 2 has a damaged latency summary"), "\(result.error)")
+    #expect(result.error.split(separator: "\n").count == 1)
+    let exact = await CLIRunner.run([
+      "latency", "--db", fixture.path, "--session", "all", "--exact",
+    ])
+    #expect(exact.exit == 0, "\(exact.error)")
+  }
+
+  @Test("--exact over a pruned session is exit 69 naming it; --exact with --method histogram is 64")
+  func prunedIsUnavailable() async throws {
+    let fixture = try FixtureDatabase.standard()
+    try fixture.summarizeEnded()
+    try fixture.connection.execute(
+      """
+      DELETE FROM outcomes WHERE id >> 32 = 1; DELETE FROM fires WHERE id >> 32 = 1;
+      UPDATE session_summaries SET raw_pruned_unix_ns = 1 WHERE session_id = 1
+      """)
+    let exact = await CLIRunner.run([
+      "errors", "--db", fixture.path, "--session", "all", "--exact",
+    ])
+    #expect(exact.exit == 69)
+    #expect(exact.error.contains("session 1 was pruned"), "\(exact.error)")
+    let answered = await CLIRunner.run(["errors", "--db", fixture.path, "--session", "all"])
+    #expect(answered.exit == 0)
+    #expect(answered.out.contains("Raw rows are gone (pruned) for session 1."))
+    let contradiction = await CLIRunner.run([
+      "latency", "--db", fixture.path, "--exact", "--method", "histogram",
+    ])
+    #expect(contradiction.exit == 64)
+  }
+}
