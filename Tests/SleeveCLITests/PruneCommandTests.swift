@@ -106,8 +106,8 @@ struct PruneCommandTests {
   }
 
   @Test(
-    "export of a selection holding a pruned session exits 69 naming it, in every format",
-    arguments: ExportCommand.Format.allCases)
+    "export of a selection holding a pruned session exits 69 naming it, in every raw-row format",
+    arguments: ExportCommand.Format.allCases.filter { $0 != .otlpMetricsJSON })
   func exportRefusesPruned(format: ExportCommand.Format) async throws {
     let (directory, path) = try await Self.demoDatabase(sessions: 2)
     #expect(await CLIRunner.run(["prune", "--db", path, "--keep-last", "1"]).exit == 0)
@@ -119,8 +119,8 @@ struct PruneCommandTests {
     #expect(refused.out.isEmpty)
     #expect(
       refused.error
-        == "Error: sleeve export needs raw rows, and session 1 was pruned (only summaries "
-        + "remain); select other sessions (--session, --since, --last)\n")
+        == "Error: sleeve export --format \(format.rawValue) needs raw rows, and session 1 was "
+        + "pruned (only summaries remain); select other sessions (--session, --since, --last)\n")
     #expect(!FileManager.default.fileExists(atPath: out))
     // The session that kept its raw rows still exports.
     let kept = await CLIRunner.run([
@@ -128,6 +128,20 @@ struct PruneCommandTests {
     ])
     #expect(kept.exit == 0, "\(kept.error)")
     #expect(!kept.out.isEmpty)
+  }
+
+  @Test("a pruned session exports the same OTLP metrics as before, from its summaries")
+  func metricsExportSurvivesPrune() async throws {
+    let (directory, path) = try await Self.demoDatabase(sessions: 2)
+    _ = directory
+    let export = ["export", "--db", path, "--session", "all", "--format", "otlp-metrics-json"]
+    let before = await CLIRunner.run(export)
+    #expect(before.exit == 0, "\(before.error)")
+    #expect(await CLIRunner.run(["prune", "--db", path, "--keep-last", "0"]).exit == 0)
+    let after = await CLIRunner.run(export)
+    #expect(after.exit == 0, "\(after.error)")
+    #expect(after.out == before.out)
+    #expect(after.out.contains("exponentialHistogram"))
   }
 
   @Test("lint says no check ran for a pruned session instead of reporting it clean")

@@ -8,18 +8,19 @@ enum PruneCommand: Command {
     name: "prune",
     abstract: "Delete the raw rows of old sessions, keeping their summaries; reclaim the space.",
     discussion: """
-      Takes the selected ended sessions that ended before --raw-older-than (an age like 30d
-      or 12h, or a date), or all but the newest --keep-last by end time, and deletes their
-      raw fires, outcomes and interactions. Their summaries, counts, failure kinds, handlers,
+      Takes the selected ended sessions that ended before --raw-older-than (an age like 30d or
+      12h, or a date), or all but the newest --keep-last by end time, and deletes their raw
+      fires, outcomes and interactions. Their summaries, counts, failure kinds, handlers,
       flags and context stay: errors and latency still answer for them (from summaries),
-      sessions lists them as raw pruned, export refuses them (exit 69). A session without
-      summaries yet is summarized first, in the transaction that prunes it. Each session is
-      pruned in one transaction, so a crash leaves every session pruned or untouched; then
-      VACUUM rebuilds the file in place (crash-safe through its log; it needs free disk about
-      twice the size of the pruned file), unless a session is still recording into it, in which
-      case the freed pages are reused by new rows and a later prune reclaims them. Sessions
-      that have not ended are never pruned. --dry-run shows what would go and changes
-      nothing. Selects every session unless --session or a filter narrows it.
+      sessions lists them as raw pruned, export writes their metrics but refuses their raw
+      rows (exit 69). A session without summaries yet is summarized first, in the transaction
+      that prunes it. Each session is pruned in one transaction, so a crash leaves every
+      session pruned or untouched; then VACUUM rebuilds the file in place (crash-safe through
+      its log; it needs free disk about twice the size of the pruned file), unless a session
+      is still recording into it, in which case the freed pages are reused by new rows and a
+      later prune reclaims them. Sessions that have not ended are never pruned. --dry-run
+      shows what would go and changes nothing. Selects every session unless --session or a
+      filter narrows it.
       """,
     options: SharedOptions.common + SessionTerms.optionsDefaultingToAll + [
       OptionSpec(
