@@ -14,7 +14,8 @@ public enum SleeveCLI {
     DiffCommand.self, CheckCommand.self, FlakyCommand.self, QuarantineCommand.self,
     LintCommand.self,
     ReportCommand.self, RollbackCommand.self, EnableCommand.self,
-    DisableCommand.self, MergeCommand.self, ExportCommand.self, MigrateCommand.self,
+    DisableCommand.self, MergeCommand.self, ExportCommand.self, SummarizeCommand.self,
+    PruneCommand.self, MigrateCommand.self,
     DemoCommand.self, CompletionsCommand.self, CompleteCommand.self,
   ]
 

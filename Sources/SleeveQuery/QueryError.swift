@@ -11,7 +11,8 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
   /// SQLite failed (I/O, permissions, lock held past the busy timeout).
   case sqlite(SQLiteError, path: String)
   /// The answer needs the raw fires and outcomes of sessions whose raw rows were pruned
-  /// (`sleeve prune`): `need` says what asked for them (`--exact`, `--by event`, `export`).
+  /// (`sleeve prune`): `need` says what asked for them (`--exact`, `--by event`,
+  /// `sleeve export`); an option (`--…`) is named as one to drop.
   case rawRowsPruned(sessions: [Int64], need: String)
   /// The answer needs summaries (`--method histogram`, or a selection whose other sessions
   /// are pruned) that these ended sessions do not have yet.
@@ -32,8 +33,10 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
       "cannot read '\(path)': \(error)"
     case .rawRowsPruned(let sessions, let need):
       "\(need) needs raw rows, and \(Self.sessionList(sessions)) \(sessions.count == 1 ? "was" : "were") "
-        + "pruned (only summaries remain); answer from the summaries (drop \(need)) or select "
-        + "other sessions"
+        + "pruned (only summaries remain); "
+        + (need.hasPrefix("--")
+          ? "answer from the summaries (drop \(need)) or select other sessions"
+          : "select other sessions (--session, --since, --last)")
     case .notSummarized(let sessions):
       "\(Self.sessionList(sessions)) \(sessions.count == 1 ? "has" : "have") no summaries yet, so the "
         + "selection cannot be answered from summaries alike; add them with 'sleeve summarize', "
@@ -44,7 +47,7 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
   }
 
   /// `session 4` or `sessions 3, 4, 9` (the first 10, then `and N more`).
-  static func sessionList(_ sessions: [Int64]) -> String {
+  public static func sessionList(_ sessions: [Int64]) -> String {
     let shown = sessions.prefix(10).map(String.init).joined(separator: ", ")
     let more = sessions.count > 10 ? " and \(sessions.count - 10) more" : ""
     return (sessions.count == 1 ? "session " : "sessions ") + shown + more

@@ -74,11 +74,11 @@ struct SortedInputStatisticsTests {
       let right = Self.sample(kind, count: n, using: &generator).sorted()
       let differences = PairwiseDifferences(sorted: left, right)
       let formed = Self.formed(left, right).sorted()
-      let ranked = (0..<formed.count).map(differences.element(at:))
+      let ranked = (0..<formed.count).map { differences.element(at: Double($0)) }
       #expect(ranked.map(\.bitPattern) == formed.map(\.bitPattern), "seed \(seed)")
       let threshold = formed[formed.count / 2]
       #expect(
-        differences.countAtMost(threshold) == formed.filter { $0 <= threshold }.count,
+        differences.countAtMost(threshold) == Double(formed.filter { $0 <= threshold }.count),
         "seed \(seed)")
     }
   }

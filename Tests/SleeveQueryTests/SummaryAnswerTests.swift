@@ -207,3 +207,45 @@ struct SummaryAnswerTests {
     }
   }
 }
+
+/// The flag-on versus flag-off latency check on summaries reaches the raw rows' verdict.
+@Suite("Flag verdicts from summaries")
+struct FlagVerdictSummaryTests {
+  @Test(
+    "on vs off latency from summaries: the same verdicts as from raw rows, the method saying histograms",
+    arguments: [1.0, 1.02, 1.5, 3.0])
+  func latencyVerdictMatchesRawRows(slowdown: Double) throws {
+    let seed = UInt64(Date().timeIntervalSince1970)
+    var random = SeededGenerator(seed: seed)
+    let fixture = try FixtureDatabase()
+    try fixture.session(1, name: "rollout")
+    try fixture.handler(
+      session: 1, number: 1, name: "charge", control: "Pay", flag: "new-pay")
+    try fixture.flag(
+      session: 1, key: "new-pay", owner: "payments", maxErrorRate: nil, maxP99: nil,
+      minSamples: 20, states: [("enabled", nil)])
+    func durations(_ factor: Double) -> [Int64] {
+      (0..<300).map { _ in
+        Int64(Double(Int64.random(in: 1_000_000...3_000_000, using: &random)) * factor)
+      }
+    }
+    try fixture.outcomes(session: 1, handler: 1, durations: durations(slowdown), variant: 1)
+    try fixture.outcomes(session: 1, handler: 1, durations: durations(1), variant: 0)
+    try fixture.summarizeEnded()
+    let database = try QueryDatabase(path: fixture.path)
+    func latencyCheck(_ method: AnswerMethod) throws -> GateCheck {
+      var filter = QueryFilter()
+      filter.session = .all
+      filter.method = method
+      let verdict = try #require(try database.verdicts(matching: filter).first)
+      return try #require(verdict.checks.first { $0.metric == .latencyVersusOff })
+    }
+    let summaries = try latencyCheck(.histogram)
+    let raw = try latencyCheck(.exact)
+    #expect(summaries.verdict == raw.verdict, "seed \(seed), slowdown \(slowdown)")
+    #expect(summaries.verdict != .insufficient, "seed \(seed)")
+    #expect(summaries.detail?.contains("on summary histograms") == true)
+    #expect(raw.detail?.contains("histograms") == false)
+    if slowdown >= 1.5 { #expect(summaries.verdict == .breach, "seed \(seed)") }
+  }
+}

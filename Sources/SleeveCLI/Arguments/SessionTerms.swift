@@ -25,6 +25,15 @@ enum SessionTerms {
     OptionSpec("last", value: "n", help: "The n most recent sessions the other filters allow."),
   ]
 
+  /// `--session` for the commands that take every session unless told otherwise (`sessions`,
+  /// `summarize`, `prune`): the shared option's help says `last`.
+  static let sessionDefaultingToAll = OptionSpec(
+    "session", value: "session", help: "all (default), last, a session id or a UUID.")
+
+  /// The options, as the commands that default to every session list them.
+  static let optionsDefaultingToAll =
+    [sessionDefaultingToAll] + options.filter { $0.name != "session" }
+
   /// Sets the term `name` to `text` in `filter`.
   ///
   /// - Throws: `ValueError` saying why the value is wrong.

@@ -22,7 +22,9 @@ enum ExportCommand: Command {
       counter per outcome status, as deltas over the session.
       ndjson, csv: one row per handler invocation joined with its fire, handler and session;
       the columns are listed in README. Streams: memory stays flat for any session size.
-      With --out the file appears only once complete.
+      With --out the file appears only once complete. A session whose raw rows were pruned
+      (sleeve prune) still exports its metrics (from its summaries); the other formats refuse
+      a selection holding one with exit 69, naming it.
       """,
     options: [
       SharedOptions.db,
@@ -45,6 +47,11 @@ enum ExportCommand: Command {
     let (sessions, fires, outcomes) = try database.snapshot {
       () throws -> ([SessionSummary], Int, Int) in
       let sessions = try database.sessions(matching: filter)
+      // The metrics are the summaries; every other format reads raw rows, so a pruned
+      // session is refused (69) before any output.
+      if format != .otlpMetricsJSON {
+        try database.requireRawRows(of: sessions, for: "sleeve export --format \(format.rawValue)")
+      }
       let sink = try ExportSink(
         path: arguments["out"], protecting: [context.databasePath], console: context.console)
       var outcomes = 0

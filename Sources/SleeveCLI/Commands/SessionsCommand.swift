@@ -4,15 +4,12 @@ import SleeveQuery
 enum SessionsCommand: Command {
   static let spec = CommandSpec(
     name: "sessions", abstract: "List recorded sessions with their status and counts.",
-    discussion: "Lists every session unless --session narrows it (default here: all).",
-    options: SharedOptions.common + [session]
-      + SharedOptions.filters.filter {
-        ["name", "since", "commit", "branch", "test", "tag", "last"].contains($0.name)
-      })
-
-  /// `--session`, whose default here is `all` (the shared option's help says `last`).
-  static let session = OptionSpec(
-    "session", value: "session", help: "all (default), last, a session id or a UUID.")
+    discussion: """
+      Lists every session unless --session narrows it (default here: all). A session whose raw
+      rows were pruned (sleeve prune) is 'ended, raw pruned', with the fires and outcomes its
+      summary counted.
+      """,
+    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll)
 
   /// The first 12 scalars of a commit id, as `git log --oneline` shortens them.
   static func shortCommit(_ commit: String) -> String {
@@ -22,7 +19,14 @@ enum SessionsCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     let database = try context.openDatabase()
-    let sessions = try database.sessions(matching: filter)
+    let (sessions, pruned) = try database.snapshot {
+      let sessions = try database.sessions(matching: filter)
+      return (sessions, Set(try database.rawPrunedSessions(among: sessions)))
+    }
+    // A pruned session's fires and outcomes are its summary's counts, and its status says so.
+    func status(_ session: SessionSummary) -> String {
+      session.status + (pruned.contains(session.id) ? ", raw pruned" : "")
+    }
     // Where sessions ran is shown when any of them knows it (files from before 0003, and
     // sessions recorded outside CI, keep the table as it was).
     // Each column's field; the commit is shown short, and CSV (the raw form) holds all of it.
@@ -43,7 +47,7 @@ enum SessionsCommand: Command {
           Table.Cell(
             Formatting.fixed(session.durationSeconds, digits: 1) + " s",
             raw: Formatting.raw(session.durationSeconds)),
-          Table.Cell(session.status), Table.Cell(String(session.fires)),
+          Table.Cell(status(session)), Table.Cell(String(session.fires)),
           Table.Cell(String(session.outcomes)), Table.Cell(String(session.droppedEvents)),
           Table.Cell(String(session.failedEvents)),
         ]
@@ -67,7 +71,7 @@ enum SessionsCommand: Command {
               ),
               ("startedUnixNanoseconds", .int(session.startedUnixNanoseconds)),
               ("durationSeconds", .number(session.durationSeconds)),
-              ("status", .string(session.status)),
+              ("status", .string(status(session))),
               ("liveness", .string(session.liveness.rawValue)),
               ("writeErrors", .integer(session.writeErrors)),
               ("fires", .integer(session.fires)), ("outcomes", .integer(session.outcomes)),
@@ -84,6 +88,7 @@ enum SessionsCommand: Command {
                     + (session.context.testTags.isEmpty
                       ? [] : [("testTags", .array(session.context.testTags.map { .string($0) }))]))
               ),
+              ("rawPruned", .bool(pruned.contains(session.id))),
             ])
           })
       )

@@ -46,10 +46,16 @@ enum DiffTable {
     return parts.joined(separator: "; ")
   }
 
-  /// The methods of the row's tests, and of its smallest detectable change when it has one.
+  /// The methods of the row's tests, and of its smallest detectable change when it has one;
+  /// and how its percentiles are defined when that is not the exact default (summaries).
   static func method(_ row: DiffRow, options: DiffOptions) -> String {
     let tests = [row.errorTest, row.latencyTest].compactMap { $0 }
     var methods = tests.map(\.method)
+    for percentiles in Set([row.baseline.percentileMethod, row.candidate.percentileMethod])
+      .sorted() where percentiles != Percentile.method
+    {
+      methods.append("percentiles " + percentiles)
+    }
     if !tests.isEmpty {
       methods += [MultipleComparisons.holmMethod, MultipleComparisons.benjaminiHochbergMethod]
     }
@@ -121,6 +127,7 @@ enum DiffTable {
       ("p50", .number(side.percentiles.first?.nanoseconds)),
       ("p95", .number(side.percentiles.dropFirst().first?.nanoseconds)),
       ("p99", .number(side.percentiles.last?.nanoseconds)),
+      ("percentileMethod", .string(side.percentileMethod)),
       ("sessions", .integer(side.sessions)),
     ])
   }

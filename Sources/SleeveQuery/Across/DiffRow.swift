@@ -41,6 +41,10 @@ public struct DiffRow: Sendable {
     public let interval: WilsonInterval?
     /// p50, p95 and p99 in nanoseconds (`nil` when n is 0), and whether each lacks samples.
     public let percentiles: [LatencyRow.Point]
+    /// How ``percentiles`` are defined: ``Percentile/method`` (linear interpolation, exact) on
+    /// raw rows, ``HistogramSample/percentileMethod(scale:)`` (by rank, within the stated
+    /// bound) on summaries.
+    public let percentileMethod: String
     /// The sessions that ran it.
     public let sessions: Int
   }

@@ -104,14 +104,18 @@ public struct LintReport: Equatable, Sendable {
   /// Sessions recorded before schema 0004: the checks that need interactions and lifetimes
   /// did not run for them.
   public let sessionsWithoutInteractionData: Int
+  /// Sessions whose raw fires and outcomes were pruned (`sleeve prune`): no check ran for
+  /// them (the checks read raw rows), and none of the findings comes from them.
+  public let sessionsRawPruned: Int
   /// The options the checks ran with.
   public let options: LintOptions
 
   /// Creates a report.
   public init(
     findings: [LintFinding], suppressed: [LintFinding], checks: [LintCheck], sessions: Int,
-    sessionsWithoutInteractionData: Int, options: LintOptions
+    sessionsWithoutInteractionData: Int, sessionsRawPruned: Int = 0, options: LintOptions
   ) {
+    self.sessionsRawPruned = sessionsRawPruned
     self.findings = findings
     self.suppressed = suppressed
     self.checks = checks

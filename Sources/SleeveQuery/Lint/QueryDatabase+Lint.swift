@@ -30,7 +30,9 @@ extension QueryDatabase {
       // out, `--control` keeps its own control's.
       let wantsInteractions =
         !run.isDisjoint(with: interactionChecks) && filter.handler == nil && filter.flag == nil
-      for session in sessions {
+      // Pruned sessions have no raw rows to check: counted and said, never read as clean.
+      let pruned = Set(try rawPrunedSessions(among: sessions))
+      for session in sessions where !pruned.contains(session.id) {
         var data = try LintSessionData(database: self, session: session, filter: filter)
         let hasInteractions = try Self.hasInteractions(session, in: self)
         // Every handler a 0004 recorder writes has a lifetime: none means an older one.
@@ -74,7 +76,7 @@ extension QueryDatabase {
         findings: active.sorted(by: Self.lintOrder),
         suppressed: suppressed.sorted(by: Self.lintOrder),
         checks: checks, sessions: sessions.count, sessionsWithoutInteractionData: withoutData,
-        options: options)
+        sessionsRawPruned: pruned.count, options: options)
     }
   }
 

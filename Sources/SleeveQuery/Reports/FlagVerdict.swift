@@ -78,8 +78,23 @@ public struct FlagVerdict: Equatable, Sendable {
     _ subject: String, on: FlagReport.Cohort, off: FlagReport.Cohort, floor: Int
   ) -> GateCheck {
     let n = min(on.n, off.n)
-    let test = MannWhitneyTest(on.durations, off.durations)
-    let shift = HodgesLehmann.shift(on.durations, off.durations)
+    let test: MannWhitneyTest?
+    let shift: (estimate: Double, subsampled: Bool)?
+    var note = ""
+    if let onHistogram = on.histogram, let offHistogram = off.histogram,
+      case let scale = min(onHistogram.scale, offHistogram.scale),
+      let onSample = GroupedSample(histogram: onHistogram, scale: scale),
+      let offSample = GroupedSample(histogram: offHistogram, scale: scale)
+    {
+      // Both cohorts from summaries: the rank test and shift on their buckets, ties within a
+      // bucket (``HistogramSample``), as `diff` runs them.
+      test = MannWhitneyTest(grouped: onSample, offSample)
+      shift = HodgesLehmann.shift(grouped: onSample, offSample).map { ($0, false) }
+      note = HistogramSample.methodNote(scale: scale)
+    } else {
+      test = MannWhitneyTest(on.durations, off.durations)
+      shift = HodgesLehmann.shift(on.durations, off.durations)
+    }
     let minimum = (off.p50Nanoseconds ?? 0) * practicalShift
     let verdict: GateCheck.Verdict
     if n < floor || test == nil || shift == nil {
@@ -92,6 +107,7 @@ public struct FlagVerdict: Equatable, Sendable {
     var detail = "median on \(Self.nanoseconds(on.p50Nanoseconds)) vs off "
     detail += Self.nanoseconds(off.p50Nanoseconds)
     if shift?.subsampled == true { detail += "; shift from evenly spaced subsamples" }
+    if !note.isEmpty { detail += ";" + note }
     if test?.noVariance == true { detail += "; " + noVarianceNote }
     return GateCheck(
       subject: subject + " (on vs off)", metric: .latencyVersusOff, value: shift?.estimate,

@@ -58,8 +58,10 @@ extension QueryDatabase {
           coalesce(s.ended_unix_ns, s.heartbeat_unix_ns), s.status, s.host, s.pid,
           s.heartbeat_unix_ns, s.write_errors, s.failed_events, s.dropped_events, s.os,
           s.runtime, s.sleeve_version, s.sqlite_version, s.metadata_json, s.tags_json,
-          s.durability, \(SessionContext.columns("x"))
+          s.durability, y.session_id IS NOT NULL AND s.status = 'ended', y.fires, y.outcomes,
+          \(SessionContext.columns("x"))
         FROM sessions s LEFT JOIN session_context x ON x.session_id = s.id
+        LEFT JOIN session_summaries y ON y.session_id = s.id
         """ + whereClause + (limit == nil ? "" : newest))
       try statement.bind(values)
       var rows: [SessionSummary] = []
@@ -75,6 +77,10 @@ extension QueryDatabase {
 
   private func summary(from row: Statement) throws -> SessionSummary {
     let id = row.int64(at: 0)
+    // An ended, summarized session's counts are those its summary recorded when it ended (no
+    // row is added to an ended session): read from one row, not counted over its raw rows,
+    // and the only counts left once they are pruned.
+    let summarized = row.int64(at: 19) != 0
     let liveness = SessionLiveness.classify(
       status: row.text(at: 5) ?? "", host: row.text(at: 6) ?? "", pid: row.int64(at: 7),
       heartbeatUnixNanoseconds: row.int64(at: 8))
@@ -88,9 +94,11 @@ extension QueryDatabase {
       id: id, uuid: row.text(at: 1) ?? "", name: row.text(at: 2) ?? "",
       startedUnixNanoseconds: row.int64(at: 3), lastSeenUnixNanoseconds: row.int64(at: 4),
       liveness: liveness, writeErrors: Int(row.int64(at: 9)), failedEvents: Int(row.int64(at: 10)),
-      droppedEvents: Int(row.int64(at: 11)), fires: try count("fires", session: id),
-      outcomes: try count("outcomes", session: id), metadata: metadata,
-      context: SessionContext(row: row, at: 19))
+      droppedEvents: Int(row.int64(at: 11)),
+      fires: summarized ? Int(clamping: row.int64(at: 20)) : try count("fires", session: id),
+      outcomes: summarized
+        ? Int(clamping: row.int64(at: 21)) : try count("outcomes", session: id),
+      metadata: metadata, context: SessionContext(row: row, at: 22))
   }
 
   /// SQL that is true when the JSON array in `column` holds the bound text (a column that is

@@ -89,6 +89,15 @@ public enum DetectableEffect {
     return (quartiles[1] - quartiles[0]) / 1.349
   }
 
+  /// ``robustSpread(_:)`` of a grouped sample (ascending values with their counts, e.g. a
+  /// summary histogram's buckets): its quartiles by the same linear interpolation
+  /// (``Percentile/of(grouped:at:)``), the same answer as on the sample expanded, in
+  /// O(distinct values); `nil` when empty.
+  static func robustSpread(grouped sample: GroupedSample<Double>) -> Double? {
+    guard let quartiles = Percentile.of(grouped: sample, at: [25, 75]) else { return nil }
+    return (quartiles[1] - quartiles[0]) / 1.349
+  }
+
   /// The standardized effect e with e·√n′ = z₁₋α + z₁₋β; `nil` for an empty side, a level or
   /// power outside 0…1, or a power not above the level (any test "detects" no effect that often).
   static func standardizedEffect(

@@ -29,9 +29,18 @@ public struct MannWhitneyTest: Equatable, Sendable {
     self.init(ranks: RankSum(sorted: first, second))
   }
 
+  /// Tests grouped `first` against grouped `second` (ascending values with their counts, e.g.
+  /// summary histograms' buckets, ``GroupedSample/init(histogram:scale:)``), in O(distinct
+  /// values) whatever the counts: the same answer as ``init(_:_:)`` on the samples expanded.
+  /// `nil` when either is empty.
+  init?<Value>(grouped first: GroupedSample<Value>, _ second: GroupedSample<Value>) {
+    guard !first.isEmpty, !second.isEmpty else { return nil }
+    self.init(ranks: RankSum(grouped: first, second))
+  }
+
   private init(ranks: RankSum) {
-    let n1 = Double(ranks.count1)
-    let n2 = Double(ranks.count2)
+    let n1 = ranks.count1
+    let n2 = ranks.count2
     u = ranks.first - n1 * (n1 + 1) / 2
     let mean = n1 * n2 / 2
     let variance = ranks.nullVariance
@@ -58,7 +67,8 @@ public struct MannWhitneyTest: Equatable, Sendable {
 /// `Int64.min` included) give a shift, exact to 53 bits (±1 ns below 2^53 ns, about 104
 /// days) and never wrapped.
 public enum HodgesLehmann {
-  /// Pairs beyond this are estimated from evenly spaced subsamples of both cohorts.
+  /// Pairs beyond this are estimated from evenly spaced subsamples of both cohorts (raw
+  /// samples only: grouped ones are never subsampled).
   public static let maximumPairs = 1_000_000
 
   /// The shift estimate and whether it came from subsamples; `nil` when a sample is empty.
@@ -85,6 +95,18 @@ public enum HodgesLehmann {
     }
     let median = PairwiseDifferences(sorted: left, right).percentile(50)
     return (median, subsampled)
+  }
+
+  /// The shift of grouped samples (values with counts, e.g. summary histograms' buckets): the
+  /// weighted median of the differences of their values, each difference x − y counted
+  /// count(x)·count(y) times; the same answer as ``shift(_:_:)`` on the samples expanded when
+  /// that takes no subsample. Never subsampled: O((values₁ + values₂)·64) time whatever the
+  /// counts. `nil` when a sample is empty.
+  static func shift(grouped first: GroupedSample<Double>, _ second: GroupedSample<Double>)
+    -> Double?
+  {
+    guard !first.isEmpty, !second.isEmpty else { return nil }
+    return PairwiseDifferences(grouped: first, second).percentile(50)
   }
 
   private static func evenlySpaced(_ sorted: [Int64], count: Int) -> [Int64] {

@@ -26,12 +26,29 @@ public struct StratifiedRankTest: Equatable, Sendable {
 
   /// Tests the strata; `nil` when no stratum has both groups.
   public init?(_ strata: [(first: [Int64], second: [Int64])]) {
+    self.init(
+      ranked: strata.lazy.filter { !$0.first.isEmpty && !$0.second.isEmpty }.map {
+        RankSum($0.first, $0.second)
+      })
+  }
+
+  /// Tests grouped strata (ascending values with their counts, e.g. summary histograms'
+  /// buckets), in O(distinct values) per stratum whatever the counts: the same answer as
+  /// ``init(_:)`` on the strata expanded. `nil` when no stratum has both groups.
+  init?<Value>(grouped strata: [(first: GroupedSample<Value>, second: GroupedSample<Value>)]) {
+    self.init(
+      ranked: strata.lazy.filter { !$0.first.isEmpty && !$0.second.isEmpty }.map {
+        RankSum(grouped: $0.first, $0.second)
+      })
+  }
+
+  /// The test of the strata's rankings (each with both groups present).
+  private init?(ranked: some Sequence<RankSum>) {
     var excess = 0.0
     var variance = 0.0
     var used = 0
-    for stratum in strata where !stratum.first.isEmpty && !stratum.second.isEmpty {
-      let ranks = RankSum(stratum.first, stratum.second)
-      let weight = 1 / Double(ranks.count1 + ranks.count2 + 1)
+    for ranks in ranked {
+      let weight = 1 / (ranks.count1 + ranks.count2 + 1)
       excess += weight * (ranks.first - ranks.nullMean)
       variance += weight * weight * ranks.nullVariance
       used += 1

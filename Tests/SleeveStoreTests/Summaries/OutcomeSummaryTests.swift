@@ -67,4 +67,21 @@ struct OutcomeSummaryTests {
       summaries[OutcomeSummary.Key(registration: 1 << 32 | 1, variant: -1)])
     #expect(validate.unknownStatus == 1 && validate.statusCounts[0] == 8)
   }
+
+  @Test("failure kinds are capped at 64 a summary, the rest counted under '…', every failure kept")
+  func failureKindsAreCapped() {
+    var summary = OutcomeSummary()
+    for index in 0..<100 {
+      let words = String(repeating: "x", count: index % 7) + String(UnicodeScalar(65 + index % 26)!)
+      let message = "\(words) \(index / 26) " + String(repeating: "é", count: 500)
+      summary.addFailure(FailureKind(type: "E\(index)", message: message), message: message)
+    }
+    #expect(summary.failures.count == OutcomeSummary.maximumFailureKinds)
+    #expect(summary.failures.values.reduce(0) { $0 + $1.count } == 100)
+    #expect(summary.failures[.overflow]?.count == 37)
+    #expect(
+      summary.failures.values.allSatisfy {
+        ($0.message?.unicodeScalars.count ?? 0) <= FailureKind.maximumPatternScalars
+      })
+  }
 }

@@ -33,6 +33,24 @@ enum LintReportText {
 
   /// Lines under the summary: the sessions recorded before schema 0004, when there are any.
   static func notes(_ report: LintReport) -> [String] {
+    prunedNote(report) + olderSchemaNote(report)
+  }
+
+  /// The sessions whose raw rows were pruned, when there are any: no check ran for them.
+  private static func prunedNote(_ report: LintReport) -> [String] {
+    let pruned = report.sessionsRawPruned
+    guard pruned > 0 else { return [] }
+    let which =
+      pruned == report.sessions
+      ? (pruned == 1 ? "The session's" : "All \(pruned) sessions'")
+      : "\(pruned) of the \(plural(report.sessions, "session"))'"
+    return [
+      which + " raw rows were pruned (sleeve prune), so no check ran for "
+        + (pruned == 1 ? "it; only its" : "them; only their") + " summaries remain."
+    ]
+  }
+
+  private static func olderSchemaNote(_ report: LintReport) -> [String] {
     let without = report.sessionsWithoutInteractionData
     guard without > 0 else { return [] }
     let skipped = report.checks.filter(\.needsInteractionData).map(\.id)
@@ -223,6 +241,7 @@ enum LintReportText {
     return .object([
       ("sessions", .integer(report.sessions)),
       ("sessionsWithoutInteractionData", .integer(report.sessionsWithoutInteractionData)),
+      ("sessionsRawPruned", .integer(report.sessionsRawPruned)),
       ("checks", .array(report.checks.map { .string($0.id) })),
       (
         "disabled",

@@ -1,0 +1,197 @@
+import SleeveQuery
+import SleeveStore
+
+/// `sleeve prune`: delete the raw fires, outcomes and interactions of old ended sessions,
+/// keeping their summaries, and give the space back (`RawRowPruner`).
+enum PruneCommand: Command {
+  static let spec = CommandSpec(
+    name: "prune",
+    abstract: "Delete the raw rows of old sessions, keeping their summaries; reclaim the space.",
+    discussion: """
+      Takes the selected ended sessions that ended before --raw-older-than (an age like 30d or
+      12h, or a date), or all but the newest --keep-last by end time, and deletes their raw
+      fires, outcomes and interactions. Their summaries, counts, failure kinds, handlers,
+      flags and context stay: errors and latency still answer for them (from summaries),
+      sessions lists them as raw pruned, export writes their metrics but refuses their raw
+      rows (exit 69). A session without summaries yet is summarized first, in the transaction
+      that prunes it. Each session is pruned in one transaction, so a crash leaves every
+      session pruned or untouched; then VACUUM rebuilds the file in place (crash-safe through
+      its log; it needs free disk about twice the size of the pruned file), unless a session
+      is still recording into it, in which case the freed pages are reused by new rows and a
+      later prune reclaims them. Sessions that have not ended are never pruned. --dry-run
+      shows what would go and changes nothing. Selects every session unless --session or a
+      filter narrows it.
+      """,
+    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll + [
+      OptionSpec(
+        "raw-older-than", value: "age",
+        help: "Prune sessions that ended before this age (30d, 12h) or date (2026-11-01)."),
+      OptionSpec("keep-last", value: "n", help: "Prune all but the newest n ended sessions."),
+      OptionSpec("dry-run", help: "Show what would be pruned; change nothing."),
+    ])
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    let policy = try policy(arguments, context: context)
+    let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
+    // The selection is read first, so one that matches nothing never upgrades the file.
+    let sessions = try context.openDatabase().sessions(matching: filter).map(\.id)
+    if arguments.has("dry-run") {
+      // A read-only connection: the file (and a file from before summaries) stays as it is.
+      let connection = try SleeveDatabase.openForReading(path: context.databasePath)
+      let plan = try RawRowPruner.plan(sessions: sessions, policy: policy, connection: connection)
+      show(plan: plan, result: nil, context: context)
+      return .success
+    }
+    let connection = try SleeveDatabase.openForWriting(path: context.databasePath)
+    let plan = try RawRowPruner.plan(sessions: sessions, policy: policy, connection: connection)
+    let progress = ProgressLine(console: context.console)
+    let result = try RawRowPruner.execute(plan, connection: connection) { done in
+      progress.update("Pruning session \(done) of \(plan.targets.count)")
+    }
+    progress.finish("Pruned \(result.pruned.count) of \(plan.targets.count) sessions")
+    show(plan: plan, result: result, context: context)
+    return .success
+  }
+
+  /// `--raw-older-than` or `--keep-last`: exactly one of them.
+  static func policy(_ arguments: ParsedArguments, context: CommandContext) throws
+    -> RetentionPolicy
+  {
+    let cutoff = try context.value("raw-older-than", in: arguments) { text throws(ValueError) in
+      try ValueParsers.since(text)
+    }
+    let keep = try context.value("keep-last", in: arguments) { text throws(ValueError) in
+      try ValueParsers.count(text, minimum: 0, maximum: SessionTerms.maximumLast)
+    }
+    switch (cutoff, keep) {
+    case (let cutoff?, nil): return .endedBefore(unixNanoseconds: cutoff)
+    case (nil, let keep?): return .keepLast(keep)
+    case (.some, .some):
+      throw UsageError(
+        "--raw-older-than and --keep-last choose sessions two ways; give one of them",
+        command: spec.name)
+    case (nil, nil):
+      throw UsageError(
+        "Give --raw-older-than <age> (e.g. 30d) or --keep-last <n>: which sessions to prune",
+        command: spec.name)
+    }
+  }
+
+  private static func show(
+    plan: RawRowPruner.Plan, result: RawRowPruner.Result?, context: CommandContext
+  ) {
+    let targets = result?.pruned ?? plan.targets
+    let summarizedFirst = Set(result?.summarizedFirst ?? plan.summarizedFirst)
+    var table = Table(
+      columns: ["session", "ended", "fires", "outcomes", "interactions", "summarized_first"],
+      numeric: [0, 2, 3, 4])
+    for target in targets {
+      table.rows.append([
+        Table.Cell(String(target.session)),
+        Table.Cell(Formatting.timestamp(unixNanoseconds: target.endedUnixNanoseconds)),
+        Table.Cell(String(target.fires)), Table.Cell(String(target.outcomes)),
+        Table.Cell(String(target.interactions)),
+        Table.Cell(summarizedFirst.contains(target.session) ? "yes" : "no"),
+      ])
+    }
+    let lines = headerLines(plan: plan, result: result)
+    let ids = { (list: [Int64]) in JSONValue.array(list.map { .int($0) }) }
+    let before = result?.before ?? plan.footprint
+    var members: [(String, JSONValue)] = [
+      ("dryRun", .bool(result == nil)),
+      (
+        "sessions",
+        .array(
+          targets.map { target in
+            .object([
+              ("session", .int(target.session)),
+              ("endedUnixNanoseconds", .int(target.endedUnixNanoseconds)),
+              ("fires", .int(target.fires)), ("outcomes", .int(target.outcomes)),
+              ("interactions", .int(target.interactions)),
+              ("summarizedFirst", .bool(summarizedFirst.contains(target.session))),
+            ])
+          })
+      ),
+      ("rows", .int(targets.reduce(0) { $0 &+ $1.rows })),
+      ("estimatedBytes", .int(plan.estimatedBytes)),
+      ("bytesBefore", .int(before.bytes)),
+      ("bytesPerOutcomeBefore", .number(before.bytesPerOutcome)),
+    ]
+    if let result {
+      members += [
+        ("bytesAfter", .int(result.after.bytes)),
+        ("bytesPerOutcomeAfter", .number(result.after.bytesPerOutcome)),
+        ("reclaim", .string(reclaimName(result.reclaim))),
+        ("recording", ids(recording(result.reclaim))),
+        ("changedSincePlan", ids(result.changedSincePlan)),
+      ]
+    }
+    members += [
+      ("notEnded", ids(plan.notEnded)), ("alreadyPruned", ids(plan.alreadyPruned)),
+      ("kept", ids(plan.kept)),
+    ]
+    context.print(
+      table: table, json: .object(members), header: lines.first, notes: Array(lines.dropFirst()))
+  }
+
+  /// What the run did (or would do), in a few lines above the table.
+  static func headerLines(plan: RawRowPruner.Plan, result: RawRowPruner.Result?) -> [String] {
+    func sessions(_ count: Int) -> String { "\(count) session\(count == 1 ? "" : "s")" }
+    func perOutcome(_ footprint: DatabaseFootprint) -> String {
+      footprint.bytesPerOutcome.map { Formatting.fixed($0, digits: 1) } ?? "-"
+    }
+    var lines: [String] = []
+    guard let result else {
+      let first = plan.summarizedFirst.count
+      lines.append(
+        "Would prune \(sessions(plan.targets.count)): \(plan.rows) raw rows, about "
+          + "\(Formatting.bytes(plan.estimatedBytes)) of \(Formatting.bytes(plan.footprint.bytes))"
+          + " (\(perOutcome(plan.footprint)) bytes per outcome now)"
+          + (first > 0 ? "; \(sessions(first)) would be summarized first" : "") + ".")
+      lines.append("Nothing was changed (--dry-run).")
+      return lines + leftAlone(plan)
+    }
+    let first = result.summarizedFirst.count
+    lines.append(
+      "Pruned \(sessions(result.pruned.count)): deleted \(result.rowsDeleted) raw rows"
+        + (first > 0 ? "; \(sessions(first)) summarized first" : "") + ".")
+    lines.append(
+      "File: \(Formatting.bytes(result.before.bytes)) before, "
+        + "\(Formatting.bytes(result.after.bytes)) after; bytes per outcome "
+        + "\(perOutcome(result.before)) before, \(perOutcome(result.after)) after.")
+    if case .skippedWhileRecording(let recording) = result.reclaim {
+      lines.append(
+        "Space not reclaimed: \(QueryError.sessionList(recording)) "
+          + "\(recording.count == 1 ? "is" : "are") recording into the file (the freed pages "
+          + "are reused); prune again once they end.")
+    }
+    if !result.changedSincePlan.isEmpty {
+      lines.append(
+        "Left alone: \(QueryError.sessionList(result.changedSincePlan)) changed meanwhile "
+          + "(pruned by another run).")
+    }
+    return lines + leftAlone(plan)
+  }
+
+  private static func leftAlone(_ plan: RawRowPruner.Plan) -> [String] {
+    var parts: [String] = []
+    if !plan.kept.isEmpty { parts.append("\(plan.kept.count) kept by the policy") }
+    if !plan.alreadyPruned.isEmpty { parts.append("\(plan.alreadyPruned.count) already pruned") }
+    if !plan.notEnded.isEmpty { parts.append("\(plan.notEnded.count) not ended") }
+    return parts.isEmpty ? [] : ["Selected but not pruned: " + parts.joined(separator: ", ") + "."]
+  }
+
+  static func reclaimName(_ reclaim: RawRowPruner.Reclaim) -> String {
+    switch reclaim {
+    case .vacuumed: "vacuumed"
+    case .nothingToReclaim: "nothing-to-reclaim"
+    case .skippedWhileRecording: "skipped-while-recording"
+    case .notAsked: "not-asked"
+    }
+  }
+
+  private static func recording(_ reclaim: RawRowPruner.Reclaim) -> [Int64] {
+    if case .skippedWhileRecording(let sessions) = reclaim { return sessions }
+    return []
+  }
+}

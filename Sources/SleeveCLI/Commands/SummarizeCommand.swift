@@ -1,0 +1,94 @@
+import SleeveQuery
+import SleeveStore
+
+/// `sleeve summarize`: write the latency summaries of ended sessions that have none (files
+/// recorded before summaries existed), or rebuild them.
+enum SummarizeCommand: Command {
+  static let spec = CommandSpec(
+    name: "summarize",
+    abstract: "Write the latency summaries of ended sessions that have none yet.",
+    discussion: """
+      A session is summarized when it ends (and when merge copies it); this summarizes the
+      sessions of files recorded before summaries existed, so reports answer from summaries
+      and prune can take their raw rows. Every selected ended session without summaries is
+      summarized from its raw rows, each in a transaction of its own: an interrupted run keeps
+      what it did, and running it again goes on from there. Sessions that have not ended are
+      left out (reports summarize them when they read them). --rebuild writes again the
+      summaries of sessions that have them (a damaged summary), except pruned sessions, whose
+      summaries are all that is left of them. Upgrades a file from before summaries, as every
+      writer does. Selects every session unless --session or a filter narrows it.
+      """,
+    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll + [
+      OptionSpec(
+        "rebuild", help: "Also rebuild the summaries of sessions that have them (not pruned).")
+    ])
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
+    // The selection is read first, so a selection that matches nothing never upgrades the file.
+    let sessions = try context.openDatabase().sessions(matching: filter)
+    let connection = try SleeveDatabase.openForWriting(path: context.databasePath)
+    let progress = ProgressLine(console: context.console)
+    let report = try SessionSummarizer.summarize(
+      sessions: sessions.map(\.id), rebuild: arguments.has("rebuild"), connection: connection
+    ) { done in
+      progress.update("Summarizing session \(done) of \(sessions.count)")
+    }
+    progress.finish("Summarized \(report.summarized.count) of \(sessions.count) sessions")
+    show(report, sessions: sessions, context: context)
+    return .success
+  }
+
+  /// `Summarized 12 sessions (340 summaries); 2 already summarized; 1 not ended.`
+  static func line(_ report: SessionSummarizer.Report) -> String {
+    let count = report.summarized.count
+    var parts = [
+      "Summarized \(count) session\(count == 1 ? "" : "s") (\(report.summaries) "
+        + "summar\(report.summaries == 1 ? "y" : "ies"))"
+    ]
+    if !report.alreadySummarized.isEmpty {
+      parts.append("\(report.alreadySummarized.count) already summarized")
+    }
+    if !report.notEnded.isEmpty {
+      parts.append("\(report.notEnded.count) not ended (summarized when read)")
+    }
+    if !report.pruned.isEmpty {
+      parts.append("\(report.pruned.count) raw pruned (kept as summarized)")
+    }
+    if !report.missing.isEmpty { parts.append("\(report.missing.count) gone meanwhile") }
+    return parts.joined(separator: "; ") + "."
+  }
+
+  private static func show(
+    _ report: SessionSummarizer.Report, sessions: [SessionSummary], context: CommandContext
+  ) {
+    var results: [Int64: (String, Int?)] = [:]
+    for item in report.summarized { results[item.session] = ("summarized", item.summaries) }
+    for id in report.alreadySummarized { results[id] = ("already summarized", nil) }
+    for id in report.notEnded { results[id] = ("not ended", nil) }
+    for id in report.pruned { results[id] = ("raw pruned", nil) }
+    for id in report.missing { results[id] = ("gone", nil) }
+    var table = Table(columns: ["session", "name", "result", "summaries"], numeric: [0, 3])
+    for session in sessions {
+      let (result, summaries) = results[session.id] ?? ("gone", nil)
+      table.rows.append([
+        Table.Cell(String(session.id)), Table.Cell(session.name), Table.Cell(result),
+        Table.Cell(summaries.map(String.init) ?? "-", raw: Formatting.raw(summaries)),
+      ])
+    }
+    let ids = { (list: [Int64]) in JSONValue.array(list.map { .int($0) }) }
+    let json = JSONValue.object([
+      (
+        "summarized",
+        .array(
+          report.summarized.map {
+            .object([("session", .int($0.session)), ("summaries", .integer($0.summaries))])
+          })
+      ),
+      ("summaries", .integer(report.summaries)),
+      ("alreadySummarized", ids(report.alreadySummarized)), ("notEnded", ids(report.notEnded)),
+      ("rawPruned", ids(report.pruned)), ("gone", ids(report.missing)),
+    ])
+    context.print(table: table, json: json, header: line(report))
+  }
+}
