@@ -30,6 +30,7 @@ let package = Package(
         .embedInCode("../../Migrations/0003_run_context.sql"),
         .embedInCode("../../Migrations/0004_interactions.sql"),
         .embedInCode("../../Migrations/0005_summaries.sql"),
+        .embedInCode("../../Migrations/0006_summary_rollups.sql"),
       ],
       swiftSettings: strict
     ),

@@ -35,7 +35,8 @@ struct MigrateContextTests {
     #expect(migrate.exit == 0)
     #expect(
       migrate.out
-        == "applied  0003_run_context\napplied  0004_interactions\napplied  0005_summaries\n")
+        == "applied  0003_run_context\napplied  0004_interactions\napplied  0005_summaries\napplied  0006_summary_rollups\n"
+    )
     #expect(try snapshot() == before)
     #expect(try old.connection.scalarInt("SELECT count(*) FROM sessions") == 2)
     #expect(
@@ -60,7 +61,7 @@ struct MigrateContextTests {
     #expect(try merged.scalarInt("SELECT count(*) FROM outcomes") == 26)
     #expect(
       try Migrator.state(of: old.connection).pending == [
-        "0003_run_context", "0004_interactions", "0005_summaries",
+        "0003_run_context", "0004_interactions", "0005_summaries", "0006_summary_rollups",
       ])
   }
 }

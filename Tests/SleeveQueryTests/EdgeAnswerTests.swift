@@ -133,7 +133,10 @@ struct EdgeAnswerTests {
         == .store(
           .olderSchema(
             path: path,
-            pending: ["0002_row_ids", "0003_run_context", "0004_interactions", "0005_summaries"])))
+            pending: [
+              "0002_row_ids", "0003_run_context", "0004_interactions", "0005_summaries",
+              "0006_summary_rollups",
+            ])))
     #expect(error.description.contains("run 'sleeve migrate --db \(path)'"))
   }
 

@@ -91,7 +91,9 @@ struct LintSuppressionLedgerTests {
     #expect(try LintSuppressionLedger(connection: reader).entries().isEmpty)
     #expect(try Data(contentsOf: URL(fileURLWithPath: old.path)) == before)
     #expect(
-      try Migrator.state(of: old.connection).pending == ["0004_interactions", "0005_summaries"])
+      try Migrator.state(of: old.connection).pending == [
+        "0004_interactions", "0005_summaries", "0006_summary_rollups",
+      ])
   }
 
   @Test("a site is known when a session recorded a registration there or a control of that name")

@@ -119,7 +119,7 @@ struct SessionMergerContextTests {
     try old.addBeta(as: 2)
     #expect(
       try Migrator.state(of: old.connection).pending == [
-        "0003_run_context", "0004_interactions", "0005_summaries",
+        "0003_run_context", "0004_interactions", "0005_summaries", "0006_summary_rollups",
       ])
     let directory = TemporaryDirectory()
     let target = try SleeveDatabase.openForWriting(path: directory.path("out.sqlite"))
@@ -133,7 +133,7 @@ struct SessionMergerContextTests {
     // The input is untouched: still at 0002.
     #expect(
       try Migrator.state(of: old.connection).pending == [
-        "0003_run_context", "0004_interactions", "0005_summaries",
+        "0003_run_context", "0004_interactions", "0005_summaries", "0006_summary_rollups",
       ])
   }
 

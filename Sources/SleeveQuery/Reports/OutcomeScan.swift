@@ -31,7 +31,8 @@ struct OutcomeScan {
     try database.translating {
       let plan =
         try plan ?? database.answerPlan(for: sessions, method: filter.method, grouping: grouping)
-      for session in sessions {
+      let rolledUp = plan.source == .summaries ? try foldRollups(into: table) : []
+      for session in sessions where !rolledUp.contains(session.id) {
         let routes = try HandlerRoutes(
           database: database, session: session, grouping: grouping, filter: filter,
           byIdentity: byIdentity, group: table.index(of:),
@@ -47,6 +48,55 @@ struct OutcomeScan {
       }
     }
     return table.groups.filter { $0.total > 0 }
+  }
+
+  /// Folds the rollup of every block whose summarized sessions are all selected and whose row
+  /// still describes them (``SummaryRollups``) into `table`; returns the sessions it covered,
+  /// which are not read one by one. Nothing when the scan needs what rollups do not keep
+  /// (failure kinds, per-session or per-event groups).
+  private func foldRollups(into table: GroupTable) throws -> Set<Int64> {
+    guard !collectFailures, grouping != .session, grouping != .event, sessions.count > 1 else {
+      return []
+    }
+    let connection = database.connection
+    let blockStates = try SummaryRollups.blockStates(connection: connection)
+    guard !blockStates.isEmpty else { return [] }
+    var summarized: [Int64: [Int64]] = [:]
+    for id in try SummaryTables.states(connection: connection).keys {
+      summarized[SummaryRollups.block(of: id), default: []].append(id)
+    }
+    let selected = Set(sessions.map(\.id))
+    var covered: Set<Int64> = []
+    for (block, ids) in summarized.sorted(by: { $0.key < $1.key })
+    where blockStates[block] == SummaryRollups.BlockState(holding: ids)
+      && ids.allSatisfy(selected.contains)
+    {
+      let rows: [SummaryRollups.Row]
+      do {
+        rows = try SummaryRollups.rows(of: block, connection: connection)
+      } catch let error as SummaryError {
+        throw QueryError.damagedSummary(error)
+      }
+      for row in rows.sorted(by: { ($0.identity.key, $0.variant) < ($1.identity.key, $1.variant) })
+      {
+        guard
+          let index = HandlerRoutes.group(
+            ofRollup: row.identity, variant: Int(row.variant), grouping: grouping,
+            filter: filter, byIdentity: byIdentity, group: table.index(of:),
+            site: { index, site in
+              if table.groups[Int(index)].site == nil { table.groups[Int(index)].site = site }
+            })
+        else { continue }
+        guard
+          table.groups[Int(index)].add(row.summary, durations: collectDurations, failures: false)
+        else {
+          throw QueryError.damagedSummary(
+            .damagedRollup(block: block, detail: "a row with other histogram limits"))
+        }
+      }
+      covered.formUnion(ids)
+    }
+    return covered
   }
 
   /// Adds each summary to the group its registration and variant feed.
@@ -166,13 +216,23 @@ struct HandlerRoutes {
   /// Where outcomes of an unknown registration go, or `nil` when a filter excludes them.
   private var unknown: Route?
 
-  private struct Route {
+  fileprivate struct Route {
     let ungated: Int32
     let off: Int32
     let on: Int32
 
     /// A registration the filters exclude.
     static let excluded = Route(ungated: -1, off: -1, on: -1)
+
+    /// The group of an outcome with `variant` (-1 ungated, 0 off, 1 on); `nil` when excluded.
+    func group(variant: Int) -> Int32? {
+      guard on >= 0 else { return nil }
+      switch variant {
+      case 0: return off
+      case 1: return on
+      default: return ungated
+      }
+    }
   }
 
   var isEmpty: Bool {
@@ -200,44 +260,75 @@ struct HandlerRoutes {
     try statement.bind(ids.upperBound, at: 2)
     while try statement.step() {
       let number = RowID.number(of: statement.int64(at: 0))
-      let handler = statement.text(at: 1) ?? ""
-      let flag = statement.text(at: 2)
-      let control = statement.text(at: 3)
-      guard
-        filter.selects(
-          handler: handler, identifier: statement.text(at: 4), site: statement.text(at: 5),
-          control: control, flag: flag)
-      else {
-        set(.excluded, for: number)
-        continue
-      }
-      let route: Route
-      switch grouping {
-      case .control, .handler, .flag, .session, .event:
-        let key: GroupKey =
-          switch grouping {
-          case .control: control.map(GroupKey.name) ?? .unknown
-          case .handler: byIdentity ? .handler(control: control, name: handler) : .name(handler)
-          case .flag: flag.map(GroupKey.name) ?? .unknown
-          case .session: sessionKey
-          case .event, .variant: .name("")
-          }
-        let index = group(key)
-        if grouping == .handler { site(index, statement.text(at: 5)) }
-        route = Route(ungated: index, off: index, on: index)
-      case .variant:
-        if let flag {
-          route = Route(
-            ungated: group(.cohort(flag: flag, variant: nil)),
-            off: group(.cohort(flag: flag, variant: .off)),
-            on: group(.cohort(flag: flag, variant: .on)))
-        } else {
-          let index = group(.unknown)
-          route = Route(ungated: index, off: index, on: index)
-        }
-      }
-      set(route, for: number)
+      let identity = SummaryRollups.Identity(
+        control: statement.text(at: 3), handler: statement.text(at: 1) ?? "",
+        identifier: statement.text(at: 4), site: statement.text(at: 5),
+        flag: statement.text(at: 2))
+      set(
+        Self.route(
+          of: identity, grouping: grouping, filter: filter, byIdentity: byIdentity,
+          sessionKey: sessionKey, group: group, site: site), for: number)
     }
+  }
+
+  /// The groups of a registration (or a rollup row) with `identity`: the one home of which
+  /// group each grouping and filter sends a handler's outcomes to.
+  fileprivate static func route(
+    of identity: SummaryRollups.Identity, grouping: Grouping, filter: QueryFilter,
+    byIdentity: Bool, sessionKey: GroupKey, group: (GroupKey) -> Int32,
+    site: (Int32, String?) -> Void
+  ) -> Route {
+    let handler = identity.handler
+    let flag = identity.flag
+    let control = identity.control
+    guard
+      filter.selects(
+        handler: handler, identifier: identity.identifier, site: identity.site,
+        control: control, flag: flag)
+    else { return .excluded }
+    switch grouping {
+    case .control, .handler, .flag, .session, .event:
+      let key: GroupKey =
+        switch grouping {
+        case .control: control.map(GroupKey.name) ?? .unknown
+        case .handler: byIdentity ? .handler(control: control, name: handler) : .name(handler)
+        case .flag: flag.map(GroupKey.name) ?? .unknown
+        case .session: sessionKey
+        case .event, .variant: .name("")
+        }
+      let index = group(key)
+      if grouping == .handler { site(index, identity.site) }
+      return Route(ungated: index, off: index, on: index)
+    case .variant:
+      if let flag {
+        return Route(
+          ungated: group(.cohort(flag: flag, variant: nil)),
+          off: group(.cohort(flag: flag, variant: .off)),
+          on: group(.cohort(flag: flag, variant: .on)))
+      }
+      let index = group(.unknown)
+      return Route(ungated: index, off: index, on: index)
+    }
+  }
+
+  /// Where a rollup row's outcomes go (`nil` when the filters exclude them): as a
+  /// registration with its identity's would, or as outcomes of a missing registration.
+  static func group(
+    ofRollup identity: SummaryRollups.Identity, variant: Int, grouping: Grouping,
+    filter: QueryFilter, byIdentity: Bool, group: (GroupKey) -> Int32,
+    site: (Int32, String?) -> Void
+  ) -> Int32? {
+    let route: Route
+    if identity.isUnknown {
+      guard !filter.narrowsHandlers else { return nil }
+      let index = group(.unknown)
+      route = Route(ungated: index, off: index, on: index)
+    } else {
+      route = Self.route(
+        of: identity, grouping: grouping, filter: filter, byIdentity: byIdentity,
+        sessionKey: .unknown, group: group, site: site)
+    }
+    return route.group(variant: variant)
   }
 
   /// The group of an outcome of registration `id` with `variant` (-1 ungated, 0 off, 1 on);
@@ -245,12 +336,8 @@ struct HandlerRoutes {
   func group(of id: Int64, variant: Int) -> Int32? {
     let number = RowID.number(of: id)
     let known = number < routes.count ? routes[Int(number)] : overflow[number]
-    guard let route = known ?? unknown, route.on >= 0 else { return nil }
-    switch variant {
-    case 0: return route.off
-    case 1: return route.on
-    default: return route.ungated
-    }
+    guard let route = known ?? unknown else { return nil }
+    return route.group(variant: variant)
   }
 
   private mutating func set(_ route: Route, for number: Int64) {

@@ -360,6 +360,9 @@ public final class SessionMerger {
         try statement.bind(session.id, at: 2)
         try statement.run()
       }
+      if summarized {
+        try SummaryRollups.update(afterSummarizing: newID, connection: target)
+      }
       // An ended session from a file without summaries is summarized as it lands.
       if !summarized && session.status == "ended" {
         try SummaryTables.summarize(

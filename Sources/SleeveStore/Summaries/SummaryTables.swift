@@ -106,6 +106,7 @@ public enum SummaryTables {
     try mark.bind(ids.lowerBound, at: 3)
     try mark.bind(ids.upperBound, at: 4)
     try mark.run()
+    try SummaryRollups.update(afterSummarizing: session, connection: connection)
     return summaries.count
   }
 
@@ -211,6 +212,9 @@ public enum SummaryTables {
     let mark = try connection.prepare("DELETE FROM session_summaries WHERE session_id = ?")
     try mark.bind(session, at: 1)
     try mark.run()
+    if connection.changes > 0 {
+      try SummaryRollups.invalidate(blockOf: session, connection: connection)
+    }
   }
 }
 
@@ -220,6 +224,8 @@ public enum SummaryError: Error, Equatable, CustomStringConvertible {
   case damaged(session: Int64, detail: String)
   /// The session's raw rows were pruned: only its summaries remain.
   case rawRowsPruned(session: Int64)
+  /// A rollup row of the block of sessions does not decode or contradicts itself.
+  case damagedRollup(block: Int64, detail: String)
 
   /// One line naming the session and what to do.
   public var description: String {
@@ -227,6 +233,10 @@ public enum SummaryError: Error, Equatable, CustomStringConvertible {
     case .damaged(let session, let detail):
       "session \(session) has a damaged latency summary (\(detail)); answer from raw rows with "
         + "--exact, or rebuild its summaries with 'sleeve summarize --session \(session) --rebuild'"
+    case .damagedRollup(let block, let detail):
+      "the latency summary rollup of sessions \(SummaryRollups.sessions(of: block).lowerBound)–"
+        + "\(SummaryRollups.sessions(of: block).upperBound) is damaged (\(detail)); answer with "
+        + "--exact, or rebuild it with 'sleeve summarize --rebuild'"
     case .rawRowsPruned(let session):
       "session \(session)'s raw fires and outcomes were pruned; only its summaries remain"
     }
