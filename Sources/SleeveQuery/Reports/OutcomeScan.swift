@@ -77,8 +77,9 @@ struct OutcomeScan {
       } catch let error as SummaryError {
         throw QueryError.damagedSummary(error)
       }
-      for row in rows.sorted(by: { ($0.identity.key, $0.variant) < ($1.identity.key, $1.variant) })
-      {
+      // In stored key order, so which registration site a group shows first never depends
+      // on hashing.
+      for row in rows {
         guard
           let index = HandlerRoutes.group(
             ofRollup: row.identity, variant: Int(row.variant), grouping: grouping,

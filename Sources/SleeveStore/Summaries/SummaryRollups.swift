@@ -129,7 +129,7 @@ public enum SummaryRollups {
     }
     var rows: [RowKey: OutcomeSummary]
     do {
-      rows = try read(block: block, connection: connection)
+      rows = Dictionary(uniqueKeysWithValues: try read(block: block, connection: connection))
       try fold(session: session, into: &rows, connection: connection)
     } catch is SummaryError {
       return try rebuild(block: block, connection: connection)
@@ -164,7 +164,7 @@ public enum SummaryRollups {
     try write(rows, block: block, state: BlockState(holding: summarized), connection: connection)
   }
 
-  /// The rollup rows of block `block`.
+  /// The rollup rows of block `block`, in the order of their stored keys.
   ///
   /// - Throws: ``SummaryError/damagedRollup(block:detail:)`` for a row whose blob does not
   ///   decode or whose counts do not add up.
@@ -230,16 +230,16 @@ public enum SummaryRollups {
   }
 
   private static func read(block: Int64, connection: Connection) throws
-    -> [RowKey: OutcomeSummary]
+    -> [(RowKey, OutcomeSummary)]
   {
     let statement = try connection.prepare(
       """
       SELECT control, handler, identifier, site, flag_key, variant, ok, failed, owner_released,
         skipped, cancelled, recursion_limit, histogram, identity
-      FROM summary_rollups WHERE block = ?
+      FROM summary_rollups WHERE block = ? ORDER BY identity, variant
       """)
     try statement.bind(block, at: 1)
-    var rows: [RowKey: OutcomeSummary] = [:]
+    var rows: [(RowKey, OutcomeSummary)] = []
     while try statement.step() {
       func damaged(_ detail: String) -> SummaryError {
         .damagedRollup(block: block, detail: detail)
@@ -269,7 +269,7 @@ public enum SummaryRollups {
         throw damaged(
           "its histogram counts \(summary.durations.count) durations for \(summary.ran) runs")
       }
-      rows[RowKey(identity: identity, variant: Int8(variant))] = summary
+      rows.append((RowKey(identity: identity, variant: Int8(variant)), summary))
     }
     return rows
   }
