@@ -234,7 +234,7 @@ public enum SummaryError: Error, Equatable, CustomStringConvertible {
       "session \(session) has a damaged latency summary (\(detail)); answer from raw rows with "
         + "--exact, or rebuild its summaries with 'sleeve summarize --session \(session) --rebuild'"
     case .damagedRollup(let block, let detail):
-      "the latency summary rollup of sessions \(SummaryRollups.sessions(of: block).lowerBound)–"
+      "the latency summary rollup of sessions \(max(1, SummaryRollups.sessions(of: block).lowerBound))–"
         + "\(SummaryRollups.sessions(of: block).upperBound) is damaged (\(detail)); answer with "
         + "--exact, or rebuild it with 'sleeve summarize --rebuild'"
     case .rawRowsPruned(let session):
