@@ -9,7 +9,7 @@ import Testing
 @Suite("Prune crash safety")
 struct PruneCrashTests {
   /// What a session held before any prune.
-  struct Original {
+  struct Original: Sendable {
     let rows: Int64
     let summaries: [OutcomeSummary.Key: OutcomeSummary]
   }
@@ -88,8 +88,10 @@ struct PruneCrashTests {
   }
 
   @Test("a prune killed with SIGKILL at several points leaves each session pruned or untouched")
-  func killedMidPrune() throws {
-    let (bytes, originals) = try Self.fixture()
+  func killedMidPrune() async throws {
+    // Building the file and waiting for the children take seconds: on threads of their own,
+    // off the cooperative pool that the time-bounded recorder tests beside this one need.
+    let (bytes, originals) = try await OffThePool.run { try Self.fixture() }
     let directory = TemporaryDirectory()
     let binary = ChildProcess.sleeveBinary
     // Sessions 1 to 5 are pruned and 6 to 8 kept, so VACUUM has their pages to copy and the
@@ -99,7 +101,7 @@ struct PruneCrashTests {
     try bytes.write(to: URL(fileURLWithPath: calibration))
     let clock = ContinuousClock()
     let start = clock.now
-    let whole = try ChildProcess.run(binary, prune + [calibration])
+    let whole = try await ChildProcess.runOffThePool(binary, prune + [calibration])
     let duration = clock.now - start
     #expect(whole.status == 0, "\(whole.output)")
     #expect(try Self.verify(calibration, originals, trial: "uninterrupted") == 5)
@@ -108,8 +110,9 @@ struct PruneCrashTests {
       let fraction = (Double(tenth) + 0.5) / 10
       let path = directory.path("killed-\(tenth).sqlite")
       try bytes.write(to: URL(fileURLWithPath: path))
-      let (result, killed) = try ChildProcess.run(
-        binary, prune + [path], timeout: duration * fraction)
+      let (result, killed) = try await OffThePool.run {
+        try ChildProcess.run(binary, prune + [path], timeout: duration * fraction)
+      }
       let trial = "killed at \(fraction) of \(duration)"
       #expect(killed || result.status == 0, "\(trial): \(result.output)")
       let pruned = try Self.verify(path, originals, trial: trial)
@@ -118,9 +121,11 @@ struct PruneCrashTests {
       seen.append(
         "\(fraction): \(killed ? "killed" : "finished"), \(pruned) pruned, \(size) bytes")
       // Queries answer, and a prune run again finishes the job.
-      let listed = try ChildProcess.run(binary, ["sessions", "--db", path, "--format", "csv"])
+      let listed = try await ChildProcess.runOffThePool(
+        binary, ["sessions", "--db", path, "--format", "csv"])
       #expect(listed.status == 0, "\(trial): \(listed.output)")
-      let again = try ChildProcess.run(binary, ["prune", "--db", path, "--keep-last", "0"])
+      let again = try await ChildProcess.runOffThePool(
+        binary, ["prune", "--db", path, "--keep-last", "0"])
       #expect(again.status == 0, "\(trial): \(again.output)")
       #expect(try Self.verify(path, originals, trial: trial + ", pruned again") == 8)
     }

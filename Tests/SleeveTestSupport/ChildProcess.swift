@@ -27,12 +27,7 @@ public enum ChildProcess {
   public static func runOffThePool(_ executable: String, _ arguments: [String]) async throws
     -> Result
   {
-    try await withCheckedThrowingContinuation { continuation in
-      let thread = Thread {
-        continuation.resume(with: Swift.Result { try run(executable, arguments) })
-      }
-      thread.start()
-    }
+    try await OffThePool.run { try run(executable, arguments) }
   }
 
   /// Runs `executable` as `run` does, but kills it after `timeout`: a hang becomes a result

@@ -105,7 +105,23 @@ struct RawRowPrunerTests {
   }
 
   @Test("pruning 200,000 outcomes shrinks the file by at least 90%")
-  func shrinksTheFile() throws {
+  func shrinksTheFile() async throws {
+    // Seconds of inserts and a VACUUM: on a thread of its own, off the cooperative pool.
+    let (plan, result, fileBytes) = try await OffThePool.run {
+      try Self.pruneLargeFile()
+    }
+    #expect(result.reclaim == .vacuumed)
+    #expect(result.before.outcomes == 200_000 && result.after.outcomes == 200_000)
+    let ratio = Double(result.after.bytes) / Double(result.before.bytes)
+    #expect(ratio <= 0.10, "kept \(result.after.bytes) of \(result.before.bytes) bytes (seed 15)")
+    #expect(result.after.bytes == fileBytes)
+    // The estimate is the raw rows' share of their tables' pages: close to what was given back.
+    let freed = Double(result.before.bytes - result.after.bytes)
+    #expect(abs(Double(plan.estimatedBytes) - freed) <= 0.2 * freed)
+  }
+
+  /// Four sessions of 50,000 outcomes, pruned: the plan, the result and the file's bytes after.
+  static func pruneLargeFile() throws -> (RawRowPruner.Plan, RawRowPruner.Result, Int64) {
     let fixture = try FixtureDatabase()
     var random = SeededGenerator(seed: 15)
     for session: Int64 in 1...4 {
@@ -122,14 +138,7 @@ struct RawRowPrunerTests {
     let plan = try RawRowPruner.plan(
       sessions: [1, 2, 3, 4], policy: .keepLast(0), connection: fixture.connection)
     let result = try RawRowPruner.execute(plan, connection: fixture.connection)
-    #expect(result.reclaim == .vacuumed)
-    #expect(result.before.outcomes == 200_000 && result.after.outcomes == 200_000)
-    let ratio = Double(result.after.bytes) / Double(result.before.bytes)
-    #expect(ratio <= 0.10, "kept \(result.after.bytes) of \(result.before.bytes) bytes (seed 15)")
-    #expect(result.after.bytes == DatabaseFootprint.fileBytes(fixture.path))
-    // The estimate is the raw rows' share of their tables' pages: close to what was given back.
-    let freed = Double(result.before.bytes - result.after.bytes)
-    #expect(abs(Double(plan.estimatedBytes) - freed) <= 0.2 * freed)
+    return (plan, result, DatabaseFootprint.fileBytes(fixture.path))
   }
 
   @Test("space is not reclaimed while a session records into the file; a later prune does it")
