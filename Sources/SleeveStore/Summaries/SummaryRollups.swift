@@ -251,25 +251,13 @@ public enum SummaryRollups {
           control: statement.text(at: 0), handler: statement.text(at: 1) ?? "",
           identifier: statement.text(at: 2), site: statement.text(at: 3),
           flag: statement.text(at: 4))
-      let variant = statement.int64(at: 5)
-      guard (-1...1).contains(variant) else { throw damaged("variant \(variant)") }
-      var summary = OutcomeSummary()
-      for offset in 0..<summary.statusCounts.count {
-        let count = statement.int64(at: Int32(6 + offset))
-        guard count >= 0 else { throw damaged("a negative count") }
-        summary.statusCounts[offset] = UInt64(count)
-      }
-      guard let bytes = statement.blob(at: 12) else { throw damaged("its histogram is not a blob") }
       do {
-        summary.durations = try HistogramCoding.decode(bytes)
-      } catch let error as HistogramCoding.DecodingError {
+        let (variant, summary) = try SummaryTables.summary(
+          in: statement, variantAt: 5, countsFrom: 6, histogramAt: 12)
+        rows.append((RowKey(identity: identity, variant: variant), summary))
+      } catch {
         throw damaged(error.reason)
       }
-      guard summary.durations.count == summary.ran else {
-        throw damaged(
-          "its histogram counts \(summary.durations.count) durations for \(summary.ran) runs")
-      }
-      rows.append((RowKey(identity: identity, variant: Int8(variant)), summary))
     }
     return rows
   }

@@ -147,20 +147,12 @@ public enum SummaryTables {
       func damaged(_ detail: String) -> SummaryError {
         .damaged(session: session, detail: "the summary of registration \(registration): \(detail)")
       }
-      let variant = statement.int64(at: 1)
-      guard (-1...1).contains(variant) else {
-        throw damaged("variant \(variant) is not -1, 0 or 1")
-      }
-      var summary = OutcomeSummary()
-      for offset in 0..<summary.statusCounts.count {
-        let count = statement.int64(at: Int32(2 + offset))
-        guard count >= 0 else { throw damaged("a negative count") }
-        summary.statusCounts[offset] = UInt64(count)
-      }
-      guard let bytes = statement.blob(at: 12) else { throw damaged("its histogram is not a blob") }
+      let variant: Int8
+      let summary: OutcomeSummary
       do {
-        summary.durations = try HistogramCoding.decode(bytes)
-      } catch let error as HistogramCoding.DecodingError {
+        (variant, summary) = try Self.summary(
+          in: statement, variantAt: 1, countsFrom: 2, histogramAt: 12)
+      } catch {
         throw damaged(error.reason)
       }
       let histogram = summary.durations
@@ -169,10 +161,7 @@ public enum SummaryTables {
         histogram.minimum == statement.optionalInt64(at: 10),
         histogram.maximum == statement.optionalInt64(at: 11)
       else { throw damaged("its histogram disagrees with its scale, count, min_ns or max_ns") }
-      guard histogram.count == summary.ran else {
-        throw damaged("its histogram counts \(histogram.count) durations for \(summary.ran) runs")
-      }
-      summaries[OutcomeSummary.Key(registration: registration, variant: Int8(variant))] = summary
+      summaries[OutcomeSummary.Key(registration: registration, variant: variant)] = summary
     }
     let failures = try connection.prepare(
       """
@@ -196,6 +185,47 @@ public enum SummaryTables {
         count: UInt64(count), message: failures.text(at: 5))
     }
     return summaries
+  }
+
+  /// Why a stored summary row does not read, in a few words.
+  struct RowDamage: Error {
+    let reason: String
+  }
+
+  /// The variant and summary (counts and histogram, no failures) of the current row of a
+  /// summary or rollup table: its variant at column `variant`, its six status counts from
+  /// column `counts` (in `RecordCodes.Status` order) and its `HistogramCoding` blob at
+  /// `histogram`. The one home of what makes such a row whole.
+  ///
+  /// - Throws: ``RowDamage`` for a variant other than -1, 0 or 1, a negative count, a blob that
+  ///   is missing or does not decode, or a histogram whose count is not ok + failed.
+  static func summary(
+    in row: Statement, variantAt variant: Int32, countsFrom counts: Int32,
+    histogramAt histogram: Int32
+  ) throws(RowDamage) -> (Int8, OutcomeSummary) {
+    let code = row.int64(at: variant)
+    guard (-1...1).contains(code) else {
+      throw RowDamage(reason: "variant \(code) is not -1, 0 or 1")
+    }
+    var summary = OutcomeSummary()
+    for offset in 0..<summary.statusCounts.count {
+      let count = row.int64(at: counts + Int32(offset))
+      guard count >= 0 else { throw RowDamage(reason: "a negative count") }
+      summary.statusCounts[offset] = UInt64(count)
+    }
+    guard let bytes = row.blob(at: histogram) else {
+      throw RowDamage(reason: "its histogram is not a blob")
+    }
+    do {
+      summary.durations = try HistogramCoding.decode(bytes)
+    } catch {
+      throw RowDamage(reason: (error as? HistogramCoding.DecodingError)?.reason ?? "\(error)")
+    }
+    guard summary.durations.count == summary.ran else {
+      throw RowDamage(
+        reason: "its histogram counts \(summary.durations.count) durations for \(summary.ran) runs")
+    }
+    return (Int8(code), summary)
   }
 
   /// Deletes session `session`'s summary rows and its mark (before it is summarized again, or
