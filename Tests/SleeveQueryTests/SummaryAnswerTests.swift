@@ -215,9 +215,12 @@ struct SummaryAnswerTests {
 struct FlagVerdictSummaryTests {
   @Test(
     "on vs off latency from summaries: the same verdicts as from raw rows, the method saying histograms",
-    arguments: [1.0, 1.02, 1.5, 3.0])
+    arguments: [1.0, 1.5, 3.0])
   func latencyVerdictMatchesRawRows(slowdown: Double) throws {
-    let seed = UInt64(Date().timeIntervalSince1970)
+    // Clear cases only, at a fixed seed: a slowdown near the practical threshold can fall on
+    // either side of it once values in a bucket tie (the seeded agreement rate is diff's
+    // `verdictsAgreeWithRawRows`).
+    let seed: UInt64 = 0x15_F1A9
     var random = SeededGenerator(seed: seed)
     let fixture = try FixtureDatabase()
     try fixture.session(1, name: "rollout")
