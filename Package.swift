@@ -31,6 +31,7 @@ let package = Package(
         .embedInCode("../../Migrations/0004_interactions.sql"),
         .embedInCode("../../Migrations/0005_summaries.sql"),
         .embedInCode("../../Migrations/0006_summary_rollups.sql"),
+        .embedInCode("../../Migrations/0007_rollouts.sql"),
       ],
       swiftSettings: strict
     ),

@@ -302,7 +302,7 @@ struct LintCommandTests {
     // Read through the fixture's own connection, which also sees what is still in the -wal.
     #expect(
       try Migrator.state(of: old.connection).pending == [
-        "0004_interactions", "0005_summaries", "0006_summary_rollups",
+        "0004_interactions", "0005_summaries", "0006_summary_rollups", "0007_rollouts",
       ])
     let add = await CLIRunner.run([
       "lint", "suppress", "mixed-wiring", "A.swift:1", "--reason", "r", "--db", old.path,

@@ -92,7 +92,7 @@ struct LintSuppressionLedgerTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: old.path)) == before)
     #expect(
       try Migrator.state(of: old.connection).pending == [
-        "0004_interactions", "0005_summaries", "0006_summary_rollups",
+        "0004_interactions", "0005_summaries", "0006_summary_rollups", "0007_rollouts",
       ])
   }
 

@@ -20,13 +20,16 @@ extension Control {
   private func fireUnobserved(_ events: ControlEvents) {
     guard FireNesting.depth < FireNesting.limit else { return }
     let parent = FireNesting.currentFire
+    let parentUnit = FireNesting.unobservedFireUnit
     FireNesting.depth += 1
     FireNesting.currentFire = nil
+    FireNesting.unobservedFireUnit = 0
     let (version, pinMark) = registry.beginFire()
     defer {
       registry.endFire()
       FireNesting.depth -= 1
       FireNesting.currentFire = parent
+      FireNesting.unobservedFireUnit = parentUnit
     }
     let count = registry.slots.count
     var index = 0
@@ -143,9 +146,13 @@ extension Control {
     var body = entry.primary
     var evaluation: FlagEvaluation?
     if let key = entry.flagKey {
+      let state = entry.flagKeyIsValid ? flags?.state(of: key) : nil
+      var rollout: FlagEvaluation.Rollout?
+      if case .rollingOut = state, let flags {
+        rollout = rolloutAssignment(of: key, by: flags, in: observed)
+      }
       let flag = FlagEvaluation(
-        key: key, state: entry.flagKeyIsValid ? flags?.state(of: key) : nil,
-        keyIsValid: entry.flagKeyIsValid)
+        key: key, state: state, keyIsValid: entry.flagKeyIsValid, rollout: rollout)
       evaluation = flag
       if flag.variant == .off {
         guard let fallback = entry.fallback else {

@@ -7,6 +7,10 @@ enum FireNesting {
   static var depth = 0
   /// The innermost observed fire, the parent of the next nested one.
   static var currentFire: FireID?
+  /// The unit number of the innermost unobserved fire, drawn the first time a rollout by
+  /// ``RolloutUnit/fire`` needs it (0: not drawn yet), so every gated handler of one fire
+  /// shares its variant.
+  static var unobservedFireUnit: UInt64 = 0
   /// Fires deeper than this are refused.
   static var limit = 32
 }

@@ -8,9 +8,14 @@ public protocol FlagProvider: Sendable {
   func state(of key: String) -> FlagState?
   /// The flag's definition, or `nil` when this provider has none.
   func definition(of key: String) -> FlagDefinition?
+  /// The value the app supplies for the rollout unit key `name` (``RolloutUnit/key(_:)``,
+  /// e.g. the signed-in user's id for `user`), or `nil` while it has none.
+  func unitKey(named name: String) -> String?
 }
 
 extension FlagProvider {
   /// No definitions by default.
   public func definition(of key: String) -> FlagDefinition? { nil }
+  /// No unit keys by default.
+  public func unitKey(named name: String) -> String? { nil }
 }

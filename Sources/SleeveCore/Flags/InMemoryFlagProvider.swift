@@ -15,6 +15,7 @@ public final class InMemoryFlagProvider: FlagProvider {
   private struct Contents {
     var states: [String: FlagState]
     var definitions: [String: FlagDefinition]
+    var unitKeys: [String: String] = [:]
     var observers: [ObserverReference] = []
   }
 
@@ -58,6 +59,17 @@ public final class InMemoryFlagProvider: FlagProvider {
   /// The flag's definition, or `nil` for a key never defined.
   public func definition(of key: String) -> FlagDefinition? {
     contents.withLock { $0.definitions[key] }
+  }
+
+  /// The value set for rollout unit key `name`, or `nil` while none is set.
+  public func unitKey(named name: String) -> String? {
+    contents.withLock { $0.unitKeys[name] }
+  }
+
+  /// Sets (or, with `nil`, clears) the value of rollout unit key `name`: the user or device
+  /// id a ``RolloutUnit/key(_:)`` rollout assigns by. Fires after the change use it.
+  public func setUnitKey(_ value: String?, named name: String) {
+    contents.withLock { $0.unitKeys[name] = value }
   }
 
   /// Every known flag's definition, sorted by key.

@@ -31,6 +31,9 @@ public protocol DispatchObserver: Sendable {
   /// A user interaction ended: its fires (and their synchronous outcomes) were reported
   /// before this.
   @MainActor func interactionEnded(_ interaction: InteractionInfo)
+  /// The unit a ``RolloutUnit/session`` rollout assigns the fires this observer sees (a
+  /// recording session's UUID), or `nil` to use the process's.
+  @MainActor var rolloutSessionUnit: String? { get }
 }
 
 extension DispatchObserver {
@@ -48,6 +51,8 @@ extension DispatchObserver {
   @MainActor public func flagChanged(_ change: FlagChange) {}
   /// Does nothing.
   @MainActor public func interactionEnded(_ interaction: InteractionInfo) {}
+  /// None: a session rollout assigns by the process.
+  @MainActor public var rolloutSessionUnit: String? { nil }
 }
 
 /// An observer that ignores everything. Attaching it is the same as attaching none: the

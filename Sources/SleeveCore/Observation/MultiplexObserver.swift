@@ -47,6 +47,14 @@ public struct MultiplexObserver: DispatchObserver {
     for observer in observers { observer.flagChanged(change) }
   }
 
+  /// The first observer's session unit that has one.
+  @MainActor public var rolloutSessionUnit: String? {
+    for observer in observers {
+      if let unit = observer.rolloutSessionUnit { return unit }
+    }
+    return nil
+  }
+
   /// Calls `interactionEnded` on each observer.
   @MainActor public func interactionEnded(_ interaction: InteractionInfo) {
     for observer in observers { observer.interactionEnded(interaction) }

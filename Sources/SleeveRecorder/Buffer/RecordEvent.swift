@@ -78,9 +78,16 @@ struct OutcomeRecord: Sendable {
   let reason: UInt8
   /// The stored `outcomes.variant` code (`RecordCodes.Variant`), or -1 when not gated.
   let variant: Int8
-  /// The stored `RecordCodes.FlagState` code (meaningful only when gated).
+  /// The stored `RecordCodes.FlagState` code (meaningful only when gated): for a rollout,
+  /// the state the variant served amounts to (enabled for on, disabled for off).
   let flagState: UInt8
   let isAsync: Bool
+  /// Whether ``assignment`` holds the unit's assignment hash (a rollout whose unit was known).
+  let isAssigned: Bool
+  /// The rollout's share in basis points, or -1 when the flag was not rolling out.
+  let rolloutBasisPoints: Int16
+  /// The unit's ``RolloutHash`` when ``isAssigned``.
+  let assignment: UInt64
   /// 0: no error; otherwise 1 + the index of the thrown error in its batch's `errors`.
   var errorIndex: UInt32 = 0
 
@@ -92,10 +99,24 @@ struct OutcomeRecord: Sendable {
     (status, reason) = StatusCodes.codes(for: outcome.status)
     if let flag = outcome.flag {
       variant = Int8((flag.variant == .on ? RecordCodes.Variant.on : .off).rawValue)
-      flagState = UInt8(StatusCodes.code(for: flag.state).rawValue)
+      if let percent = flag.rolloutPercent {
+        let served: RecordCodes.FlagState = flag.variant == .on ? .enabled : .disabled
+        flagState = UInt8(served.rawValue)
+        rolloutBasisPoints = Int16(percent.basisPoints)
+        isAssigned = flag.rollout?.assignment != nil
+        assignment = flag.rollout?.assignment ?? 0
+      } else {
+        flagState = UInt8(StatusCodes.code(for: flag.state).rawValue)
+        rolloutBasisPoints = -1
+        isAssigned = false
+        assignment = 0
+      }
     } else {
       variant = -1
       flagState = 0
+      rolloutBasisPoints = -1
+      isAssigned = false
+      assignment = 0
     }
     isAsync = outcome.isAsync
   }
@@ -157,6 +178,8 @@ enum StatusCodes {
     case .enabled: .enabled
     case .disabled: .disabled
     case .rolledBack: .rolledBack
+    // Outcomes of a rollout store the state their variant amounts to (OutcomeRecord).
+    case .rollingOut: .disabled
     }
   }
 }

@@ -20,6 +20,8 @@ public final class DatabaseFlagProvider: FlagProvider {
   private let codeDefinitions: [String: FlagDefinition]
   private let snapshot = Locked<Snapshot>(Snapshot())
 
+  private let unitKeys = Locked<[String: String]>([:])
+
   private struct Snapshot {
     var states: [String: FlagState] = [:]
     var definitions: [String: FlagDefinition] = [:]
@@ -55,7 +57,8 @@ public final class DatabaseFlagProvider: FlagProvider {
   /// - Throws: `RecorderError` as `init` does.
   public func refresh() throws {
     do {
-      let ledger = FlagLedger(connection: try SleeveDatabase.openForReading(path: path))
+      let connection = try SleeveDatabase.openForReading(path: path)
+      let ledger = FlagLedger(connection: connection)
       var fresh = Snapshot()
       for (key, change) in try ledger.latestStates() {
         guard let state = Self.state(change) else {
@@ -65,13 +68,16 @@ public final class DatabaseFlagProvider: FlagProvider {
         }
         fresh.states[key] = state
       }
+      let plans = try RolloutRecords.plans(of: nil, connection: connection)
       for (key, definition) in try ledger.latestDefinitions() {
         fresh.definitions[key] = FlagDefinition(
           key: key, owner: definition.owner,
           thresholds: FlagThresholds(
             maxErrorRate: definition.maxErrorRate,
             maxP99: definition.maxP99Nanoseconds.map { .nanoseconds($0) },
-            minSamples: definition.minSamples))
+            minSamples: definition.minSamples),
+          rollout: plans[key]?.rolloutPlan ?? .none,
+          severities: plans[key]?.checkSeverities ?? [:])
       }
       fresh.definitions.merge(codeDefinitions) { _, code in code }
       snapshot.withLock { $0 = fresh }
@@ -95,6 +101,17 @@ public final class DatabaseFlagProvider: FlagProvider {
     return snapshot.withLock { $0.definitions[recorded] }
   }
 
+  /// The value set for rollout unit key `name`, or `nil` while none is set.
+  public func unitKey(named name: String) -> String? {
+    unitKeys.withLock { $0[name] }
+  }
+
+  /// Sets (or, with `nil`, clears) the value of rollout unit key `name`: the user or device
+  /// id a ``RolloutUnit/key(_:)`` rollout assigns by. Fires after the change use it.
+  public func setUnitKey(_ value: String?, named name: String) {
+    unitKeys.withLock { $0[name] = value }
+  }
+
   /// Every flag with a state or a definition, by key.
   public var keys: [String] {
     let known = snapshot.withLock { Set($0.states.keys).union($0.definitions.keys) }
@@ -107,6 +124,10 @@ public final class DatabaseFlagProvider: FlagProvider {
     case "enabled": .enabled
     case "disabled": .disabled
     case "rolledBack": .rolledBack(reason: change.reason ?? "")
+    case RolloutRecords.rollingOut:
+      change.rolloutBasisPoints.flatMap(RolloutPercentage.init(basisPoints:)).map {
+        .rollingOut(percent: $0)
+      }
     default: nil
     }
   }

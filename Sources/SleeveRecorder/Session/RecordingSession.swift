@@ -19,6 +19,11 @@ import Synchronization
 public final class RecordingSession: DispatchObserver {
   /// The session's UUID, its identity across files.
   public var uuid: String { metadata.uuid }
+
+  /// The session's UUID in lowercase: the unit a ``RolloutUnit/session`` rollout assigns
+  /// this session's fires by.
+  @MainActor public var rolloutSessionUnit: String? { sessionUnit }
+  private let sessionUnit: String
   /// The session's name.
   public var name: String { metadata.name }
   /// The session's row id in the recorder's file.
@@ -50,6 +55,7 @@ public final class RecordingSession: DispatchObserver {
     self.key = key
     self.rowID = rowID
     self.metadata = metadata
+    sessionUnit = metadata.uuid.lowercased()
     self.context = context
     self.test = test
     self.durability = durability

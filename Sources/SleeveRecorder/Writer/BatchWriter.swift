@@ -427,6 +427,13 @@ final class BatchWriter {
     try statement.bind(error?.type, at: 11)
     try statement.bind(error?.message, at: 12)
     try statement.run()
+    guard outcome.rolloutBasisPoints >= 0 else { return }
+    let rollout = statements.insertOutcomeRollout
+    try rollout.bind(ids.outcome, at: 1)
+    try rollout.bind(Int64(outcome.rolloutBasisPoints), at: 2)
+    try rollout.bind(
+      outcome.isAssigned ? Int64(bitPattern: outcome.assignment) : nil, at: 3)
+    try rollout.run()
   }
 
   private func upsert(_ definition: FlagDefinition, of session: WriterSession) throws {
@@ -439,6 +446,9 @@ final class BatchWriter {
     try statement.bind(thresholds.maxP99.map(MonotonicClock.nanoseconds(in:)), at: 5)
     try statement.bind(Int64(thresholds.minSamples), at: 6)
     try statement.run()
+    try RolloutRecords.replacePlan(
+      RolloutRecords.Plan(definition), key: RecordedText.capped(definition.key, to: .name),
+      session: session.rowID, connection: connection)
   }
 
   private func insert(_ change: FlagChange, of session: WriterSession) throws {
@@ -447,12 +457,17 @@ final class BatchWriter {
       if case .rolledBack(let reason) = change.state { reason } else { nil }
     try statement.bind(session.rowID, at: 1)
     try statement.bind(RecordedText.capped(change.key, to: .name), at: 2)
-    try statement.bind(change.state.name, at: 3)
+    try statement.bind(RolloutRecords.storedState(change.state.name), at: 3)
     try statement.bind(reason.map { RecordedText.capped($0, to: .message) }, at: 4)
     try statement.bind(change.actor.map { RecordedText.capped($0, to: .name) }, at: 5)
     try statement.bind(session.startedUnixNanoseconds(at: change.atNanoseconds), at: 6)
     try statement.bind(session.sinceStart(change.atNanoseconds), at: 7)
     try statement.run()
+    guard case .rollingOut(let percent) = change.state else { return }
+    let rollout = statements.insertFlagRollout
+    try rollout.bind(connection.lastInsertRowID, at: 1)
+    try rollout.bind(Int64(percent.basisPoints), at: 2)
+    try rollout.run()
   }
 
   private func persistProgress(

@@ -12,6 +12,8 @@ final class Statements {
   let insertFire: Statement
   let insertOutcome: Statement
   let upsertFlag: Statement
+  let insertOutcomeRollout: Statement
+  let insertFlagRollout: Statement
   let insertFlagEvent: Statement
   let insertContext: Statement
   let recordTestResult: Statement
@@ -56,6 +58,10 @@ final class Statements {
         is_async, started_ns, duration_ns, error_type, error_message)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
+    insertOutcomeRollout = try connection.prepare(
+      "INSERT INTO outcome_rollouts (outcome_id, basis_points, assignment) VALUES (?, ?, ?)")
+    insertFlagRollout = try connection.prepare(
+      "INSERT INTO flag_rollouts (flag_event_id, basis_points) VALUES (?, ?)")
     upsertFlag = try connection.prepare(
       """
       INSERT INTO flags (session_id, key, owner, max_error_rate, max_p99_ns, min_samples)

@@ -11,8 +11,10 @@ public struct FlagLedger {
   public struct Change: Equatable, Sendable {
     /// The flag's key.
     public let key: String
-    /// `enabled`, `disabled` or `rolledBack`.
+    /// `enabled`, `disabled`, `rolledBack` or `rollingOut`.
     public let state: String
+    /// For `rollingOut`, the share served on in basis points (0...10,000); `nil` otherwise.
+    public let rolloutBasisPoints: Int?
     /// Why (required for a rollback).
     public let reason: String?
     /// Who.
@@ -23,10 +25,11 @@ public struct FlagLedger {
     /// Creates a change happening now.
     public init(
       key: String, state: String, reason: String?, actor: String?,
-      atUnixNanoseconds: Int64 = WallClock.unixNanoseconds()
+      atUnixNanoseconds: Int64 = WallClock.unixNanoseconds(), rolloutBasisPoints: Int? = nil
     ) {
       self.key = key
       self.state = state
+      self.rolloutBasisPoints = rolloutBasisPoints
       self.reason = reason
       self.actor = actor
       self.atUnixNanoseconds = atUnixNanoseconds
@@ -67,31 +70,48 @@ public struct FlagLedger {
   }
 
   /// Records a change made outside any session (from the command line), its texts capped as
-  /// every recorded text is (`RecordedText`: key and actor 1,024 bytes, reason 4,096).
+  /// every recorded text is (`RecordedText`: key and actor 1,024 bytes, reason 4,096), in one
+  /// transaction. A `rollingOut` change is stored as ``RolloutRecords`` says.
   public func record(_ change: Change) throws {
-    let statement = try connection.prepare(
-      """
-      INSERT INTO flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
-      VALUES (NULL, ?, ?, ?, ?, ?, NULL)
-      """)
-    try statement.bind(RecordedText.capped(change.key, to: .name), at: 1)
-    try statement.bind(change.state, at: 2)
-    try statement.bind(change.reason.map { RecordedText.capped($0, to: .message) }, at: 3)
-    try statement.bind(change.actor.map { RecordedText.capped($0, to: .name) }, at: 4)
-    try statement.bind(change.atUnixNanoseconds, at: 5)
-    try statement.run()
+    try connection.transaction {
+      let statement = try connection.prepare(
+        """
+        INSERT INTO flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
+        VALUES (NULL, ?, ?, ?, ?, ?, NULL)
+        """)
+      try statement.bind(RecordedText.capped(change.key, to: .name), at: 1)
+      try statement.bind(RolloutRecords.storedState(change.state), at: 2)
+      try statement.bind(change.reason.map { RecordedText.capped($0, to: .message) }, at: 3)
+      try statement.bind(change.actor.map { RecordedText.capped($0, to: .name) }, at: 4)
+      try statement.bind(change.atUnixNanoseconds, at: 5)
+      try statement.run()
+      if change.state == RolloutRecords.rollingOut {
+        try RolloutRecords.recordRollout(
+          event: connection.lastInsertRowID, basisPoints: change.rolloutBasisPoints ?? 0,
+          connection: connection)
+      }
+    }
   }
 
   /// The latest change of every flag, whoever made it.
+  ///
+  /// - Throws: `StoreError.corrupt` for a rollout share outside 0...10,000.
   public func latestStates() throws -> [String: Change] {
     let statement = try connection.prepare(
-      "SELECT key, state, reason, actor, at_unix_ns FROM flag_events ORDER BY at_unix_ns, id")
+      """
+      SELECT e.key, e.state, e.reason, e.actor, e.at_unix_ns, r.basis_points
+      FROM flag_events e LEFT JOIN flag_rollouts r ON r.flag_event_id = e.id
+      ORDER BY e.at_unix_ns, e.id
+      """)
     var latest: [String: Change] = [:]
     while try statement.step() {
       let key = statement.text(at: 0) ?? ""
+      let share = try RolloutRecords.basisPoints(
+        statement, at: 5, what: "flag '\(key)'", path: connection.path)
       latest[key] = Change(
-        key: key, state: statement.text(at: 1) ?? "", reason: statement.text(at: 2),
-        actor: statement.text(at: 3), atUnixNanoseconds: statement.int64(at: 4))
+        key: key, state: share == nil ? statement.text(at: 1) ?? "" : RolloutRecords.rollingOut,
+        reason: statement.text(at: 2), actor: statement.text(at: 3),
+        atUnixNanoseconds: statement.int64(at: 4), rolloutBasisPoints: share)
     }
     return latest
   }

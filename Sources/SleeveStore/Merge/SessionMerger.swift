@@ -207,7 +207,8 @@ public final class SessionMerger {
   /// Deletes every row of the target's session `id`.
   private func deleteTargetSession(_ id: Int64) throws {
     let ranged = [
-      ("outcomes", "id"), ("interactions", "id"), ("fires", "id"),
+      ("outcome_rollouts", "outcome_id"), ("outcomes", "id"), ("interactions", "id"),
+      ("fires", "id"),
       ("registration_lifetimes", "registration_id"), ("registrations", "id"), ("controls", "id"),
     ]
     for (table, key) in ranged {
@@ -219,7 +220,17 @@ public final class SessionMerger {
       try statement.run()
     }
     try SummaryTables.delete(session: id, connection: target)
-    for table in ["flags", "flag_events", "session_context"] {
+    let rollouts = try target.prepare(
+      """
+      DELETE FROM main.flag_rollouts
+      WHERE flag_event_id IN (SELECT id FROM main.flag_events WHERE session_id = ?)
+      """)
+    try rollouts.bind(id, at: 1)
+    try rollouts.run()
+    for table in [
+      "flags", "flag_events", "session_context", "flag_rollout_plans", "flag_rollout_stages",
+      "flag_check_severities",
+    ] {
       let statement = try target.prepare("DELETE FROM main.\(table) WHERE session_id = ?")
       try statement.bind(id, at: 1)
       try statement.run()
@@ -313,11 +324,13 @@ public final class SessionMerger {
         ),
       ]
       if try inputHas("interactions") { ranged += Self.copyInteractionData }
+      let hasRollouts = try inputHas("outcome_rollouts")
+      if hasRollouts { ranged.append(Self.copyOutcomeRollouts) }
       let summarized = try inputHas("session_summaries") && inputSummarized(session.id)
       if summarized { ranged += Self.copySummaryData }
       var outcomes = 0
       for (table, sql) in ranged {
-        let key = Self.registrationKeyed.contains(table) ? "registration_id" : "id"
+        let key = Self.rangeKeys[table] ?? "id"
         guard let (first, last) = try idBounds(table: table, key: key, ids: ids) else {
           continue
         }
@@ -346,13 +359,9 @@ public final class SessionMerger {
         INSERT INTO main.flags (session_id, key, owner, max_error_rate, max_p99_ns, min_samples)
         SELECT ?1, key, owner, max_error_rate, max_p99_ns, min_samples
         FROM input.flags WHERE session_id = ?2
-        """,
         """
-        INSERT INTO main.flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
-        SELECT ?1, key, state, reason, actor, at_unix_ns, at_ns
-        FROM input.flag_events WHERE session_id = ?2 ORDER BY id
-        """,
-      ] + (try inputHas("session_context") ? [Self.copyContext] : [])
+      ] + (hasRollouts ? Self.copyRolloutPlans : [])
+        + (try inputHas("session_context") ? [Self.copyContext] : [])
         + (summarized ? [Self.copySummaryMark] : [])
       {
         let statement = try target.prepare(sql)
@@ -360,6 +369,7 @@ public final class SessionMerger {
         try statement.bind(session.id, at: 2)
         try statement.run()
       }
+      try copyFlagEvents(of: session.id, to: newID, withRollouts: hasRollouts)
       if summarized {
         try SummaryRollups.update(afterSummarizing: newID, connection: target)
       }
@@ -372,9 +382,68 @@ public final class SessionMerger {
     }
   }
 
-  /// Tables whose rows are ranged by `registration_id`, not `id`.
-  private static let registrationKeyed: Set<String> = [
-    "registration_lifetimes", "outcome_summaries", "failure_summaries",
+  /// Tables whose rows are ranged by another column than `id`.
+  private static let rangeKeys: [String: String] = [
+    "registration_lifetimes": "registration_id", "outcome_summaries": "registration_id",
+    "failure_summaries": "registration_id", "outcome_rollouts": "outcome_id",
+  ]
+
+  /// Copies a session's flag events in order, each rollout's share with it (its event gets a
+  /// new id here, so the share follows the copied row, not the input's id).
+  private func copyFlagEvents(of input: Int64, to newID: Int64, withRollouts: Bool) throws {
+    let read = try target.prepare(
+      withRollouts
+        ? """
+        SELECT e.key, e.state, e.reason, e.actor, e.at_unix_ns, e.at_ns, r.basis_points
+        FROM input.flag_events e LEFT JOIN input.flag_rollouts r ON r.flag_event_id = e.id
+        WHERE e.session_id = ? ORDER BY e.id
+        """
+        : """
+        SELECT key, state, reason, actor, at_unix_ns, at_ns, NULL FROM input.flag_events
+        WHERE session_id = ? ORDER BY id
+        """)
+    try read.bind(input, at: 1)
+    let insert = try target.prepare(
+      """
+      INSERT INTO main.flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
+      VALUES (?, ?, ?, ?, ?, ?, ?)
+      """)
+    while try read.step() {
+      insert.reset()
+      try insert.bind([.integer(newID)] + (Int32(0)..<6).map { read.value(at: $0) })
+      try insert.run()
+      guard case .integer(let share) = read.value(at: 6) else { continue }
+      try RolloutRecords.recordRollout(
+        event: target.lastInsertRowID, basisPoints: Int(clamping: share), connection: target)
+    }
+  }
+
+  /// Copies a session's outcome rollout rows (Migrations/0007), ranged by outcome id.
+  private static let copyOutcomeRollouts = (
+    "outcome_rollouts",
+    """
+    INSERT INTO main.outcome_rollouts (outcome_id, basis_points, assignment)
+    SELECT ?3 | (outcome_id & ?4), basis_points, assignment
+    FROM input.outcome_rollouts WHERE outcome_id BETWEEN ?1 AND ?2
+    """
+  )
+
+  /// Copies a session's rollout plans, stages and check severities (Migrations/0007): `?1` the
+  /// target's session id, `?2` the input's.
+  private static let copyRolloutPlans = [
+    """
+    INSERT INTO main.flag_rollout_plans (session_id, key, unit, salt)
+    SELECT ?1, key, unit, salt FROM input.flag_rollout_plans WHERE session_id = ?2
+    """,
+    """
+    INSERT INTO main.flag_rollout_stages (session_id, key, position, basis_points, min_samples)
+    SELECT ?1, key, position, basis_points, min_samples FROM input.flag_rollout_stages
+    WHERE session_id = ?2
+    """,
+    """
+    INSERT INTO main.flag_check_severities (session_id, key, check_name, severity)
+    SELECT ?1, key, check_name, severity FROM input.flag_check_severities WHERE session_id = ?2
+    """,
   ]
 
   /// Whether the input marks session `id` summarized.

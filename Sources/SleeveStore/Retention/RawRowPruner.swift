@@ -255,6 +255,12 @@ public enum RawRowPruner {
 
   private static func deleteRawRows(of session: Int64, connection: Connection) throws {
     guard let ids = RowID.range(of: session) else { return }
+    // Each rollout outcome's share goes with its outcome (Migrations/0007).
+    let rollouts = try connection.prepare(
+      "DELETE FROM outcome_rollouts WHERE outcome_id BETWEEN ? AND ?")
+    try rollouts.bind(ids.lowerBound, at: 1)
+    try rollouts.bind(ids.upperBound, at: 2)
+    try rollouts.run()
     for table in rawTables {
       let statement = try connection.prepare("DELETE FROM \(table) WHERE id BETWEEN ? AND ?")
       try statement.bind(ids.lowerBound, at: 1)

@@ -25,6 +25,7 @@ public enum SchemaMigrations {
     Migration(id: "0004_interactions", bytes: PackageResources._004_interactions_sql),
     Migration(id: "0005_summaries", bytes: PackageResources._005_summaries_sql),
     Migration(id: "0006_summary_rollups", bytes: PackageResources._006_summary_rollups_sql),
+    Migration(id: "0007_rollouts", bytes: PackageResources._007_rollouts_sql),
   ]
 
   /// Migrations that only add tables, so a file without them is still read: a reader sees
@@ -32,6 +33,6 @@ public enum SchemaMigrations {
   /// be a trailing run of ``all``: a file lacking one also lacks every later one.
   public static let addOnlyTables: Set<String> = [
     "0003_run_context", "0004_interactions", "0005_summaries",
-    "0006_summary_rollups",
+    "0006_summary_rollups", "0007_rollouts",
   ]
 }

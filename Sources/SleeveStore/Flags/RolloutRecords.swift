@@ -1,0 +1,193 @@
+/// The one home of the rollout tables (`Migrations/0007_rollouts.sql`): how a `rollingOut`
+/// state is stored beside its `flag_events` row, how a rollout outcome's share and
+/// assignment are stored, and how a definition's plan (unit, salt, stages) and check
+/// severities are stored; every value read back is checked.
+public enum RolloutRecords {
+  /// The state name of a percentage rollout.
+  public static let rollingOut = "rollingOut"
+
+  /// The name a `flag_events` row holds for `state`: a rollout is stored as `disabled` (what
+  /// a binary that predates rollouts serves), with its share in `flag_rollouts`.
+  public static func storedState(_ state: String) -> String {
+    state == rollingOut ? "disabled" : state
+  }
+
+  /// Marks flag event `event` as a rollout serving `basisPoints` (clamped to 0...10,000).
+  public static func recordRollout(event: Int64, basisPoints: Int, connection: Connection)
+    throws
+  {
+    let statement = try connection.prepare(
+      "INSERT INTO flag_rollouts (flag_event_id, basis_points) VALUES (?, ?)")
+    try statement.bind(event, at: 1)
+    try statement.bind(Int64(min(max(basisPoints, 0), 10_000)), at: 2)
+    try statement.run()
+  }
+
+  /// The share in basis points at `column`, `nil` when NULL.
+  ///
+  /// - Throws: `StoreError.corrupt` naming `what` for a value that is not an integer in
+  ///   0...10,000 (never read as a share that would serve anyone).
+  public static func basisPoints(
+    _ statement: Statement, at column: Int32, what: String, path: String
+  ) throws(StoreError) -> Int? {
+    switch statement.value(at: column) {
+    case .null: return nil
+    case .integer(let value) where (0...10_000).contains(value): return Int(value)
+    case let value:
+      throw .corrupt(path: path, detail: "\(what) has the rollout share \(shown(value))")
+    }
+  }
+
+  /// A value as a damage message shows it: short, never the whole text.
+  static func shown(_ value: SQLValue) -> String {
+    switch value {
+    case .null: "NULL"
+    case .integer(let number): String(number)
+    case .real(let number): String(number)
+    case .text(let text): "'\(text.prefix(64))'"
+    }
+  }
+
+  /// A definition's rollout plan and severities as recorded.
+  public struct Plan: Equatable, Sendable {
+    /// `fire`, `session`, `key:NAME`, or `nil` when none was declared.
+    public var unit: String?
+    /// The salt.
+    public var salt: String
+    /// The stages: share in basis points and the samples each cohort needs, in order.
+    public var stages: [(basisPoints: Int, minSamples: Int)]
+    /// Checks by name (`errorRate`, `p99`, `errorRateVersusOff`, `latencyVersusOff`) and
+    /// their severity (`critical`, `advisory`), for those the definition names.
+    public var severities: [String: String]
+
+    /// A plan.
+    public init(
+      unit: String?, salt: String, stages: [(basisPoints: Int, minSamples: Int)],
+      severities: [String: String]
+    ) {
+      self.unit = unit
+      self.salt = salt
+      self.stages = stages
+      self.severities = severities
+    }
+
+    /// Equal when every part is.
+    public static func == (left: Plan, right: Plan) -> Bool {
+      left.unit == right.unit && left.salt == right.salt && left.severities == right.severities
+        && left.stages.map(\.basisPoints) == right.stages.map(\.basisPoints)
+        && left.stages.map(\.minSamples) == right.stages.map(\.minSamples)
+    }
+  }
+
+  /// Replaces session `session`'s plan of flag `key` with `plan`. A plan row is written even
+  /// for a plan with nothing to say, so the latest definition wins over an older one's stages.
+  public static func replacePlan(
+    _ plan: Plan, key: String, session: Int64, connection: Connection
+  ) throws {
+    for table in ["flag_rollout_plans", "flag_rollout_stages", "flag_check_severities"] {
+      let delete = try connection.prepare(
+        "DELETE FROM \(table) WHERE session_id = ? AND key = ?")
+      try delete.bind(session, at: 1)
+      try delete.bind(key, at: 2)
+      try delete.run()
+    }
+    let insert = try connection.prepare(
+      "INSERT INTO flag_rollout_plans (session_id, key, unit, salt) VALUES (?, ?, ?, ?)")
+    try insert.bind(session, at: 1)
+    try insert.bind(key, at: 2)
+    try insert.bind(plan.unit.map { RecordedText.capped($0, to: .name) }, at: 3)
+    try insert.bind(RecordedText.capped(plan.salt, to: .name), at: 4)
+    try insert.run()
+    let stage = try connection.prepare(
+      """
+      INSERT INTO flag_rollout_stages (session_id, key, position, basis_points, min_samples)
+      VALUES (?, ?, ?, ?, ?)
+      """)
+    for (position, value) in plan.stages.enumerated() {
+      stage.reset()
+      try stage.bind(session, at: 1)
+      try stage.bind(key, at: 2)
+      try stage.bind(Int64(position + 1), at: 3)
+      try stage.bind(Int64(min(max(value.basisPoints, 1), 10_000)), at: 4)
+      try stage.bind(Int64(max(value.minSamples, 1)), at: 5)
+      try stage.run()
+    }
+    let severity = try connection.prepare(
+      """
+      INSERT INTO flag_check_severities (session_id, key, check_name, severity)
+      VALUES (?, ?, ?, ?)
+      """)
+    for (check, level) in plan.severities.sorted(by: { $0.key < $1.key }) {
+      severity.reset()
+      try severity.bind(session, at: 1)
+      try severity.bind(key, at: 2)
+      try severity.bind(RecordedText.capped(check, to: .name), at: 3)
+      try severity.bind(level == "advisory" ? "advisory" : "critical", at: 4)
+      try severity.run()
+    }
+  }
+
+  /// The plans recorded by `sessions` (`nil`: every session), by flag key: for each key, the
+  /// plan of the latest of those sessions (by start, then id) that defined the flag.
+  ///
+  /// - Throws: `StoreError.corrupt` for stages that do not rise or hold an impossible value.
+  public static func plans(of sessions: [Int64]?, connection: Connection) throws
+    -> [String: Plan]
+  {
+    let selected = sessions.map(Set.init)
+    var plans: [String: Plan] = [:]
+    let planRows = try connection.prepare(
+      """
+      SELECT p.session_id, p.key, p.unit, p.salt FROM flag_rollout_plans p
+      JOIN sessions s ON s.id = p.session_id ORDER BY s.started_unix_ns, s.id
+      """)
+    var owners: [String: Int64] = [:]
+    while try planRows.step() {
+      let session = planRows.int64(at: 0)
+      if let selected, !selected.contains(session) { continue }
+      let key = planRows.text(at: 1) ?? ""
+      owners[key] = session
+      plans[key] = Plan(
+        unit: planRows.text(at: 2), salt: planRows.text(at: 3) ?? "", stages: [], severities: [:])
+    }
+    let stageRows = try connection.prepare(
+      """
+      SELECT key, basis_points, min_samples FROM flag_rollout_stages WHERE session_id = ?
+      ORDER BY key, position
+      """)
+    let severityRows = try connection.prepare(
+      "SELECT key, check_name, severity FROM flag_check_severities WHERE session_id = ?")
+    for session in Set(owners.values).sorted() {
+      stageRows.reset()
+      try stageRows.bind(session, at: 1)
+      while try stageRows.step() {
+        let key = stageRows.text(at: 0) ?? ""
+        guard owners[key] == session else { continue }
+        let share = try basisPoints(
+          stageRows, at: 1, what: "a stage of flag '\(key)'", path: connection.path)
+        let samples = stageRows.value(at: 2)
+        guard let share, share > 0, case .integer(let minSamples) = samples,
+          (1...1_000_000_000).contains(minSamples)
+        else {
+          throw StoreError.corrupt(
+            path: connection.path,
+            detail: "a stage of flag '\(key)' has min_samples \(shown(samples)) or no share")
+        }
+        if let last = plans[key]?.stages.last, last.basisPoints >= share {
+          throw StoreError.corrupt(
+            path: connection.path,
+            detail: "the stages of flag '\(key)' do not rise (\(last.basisPoints) then \(share))")
+        }
+        plans[key]?.stages.append((share, Int(minSamples)))
+      }
+      severityRows.reset()
+      try severityRows.bind(session, at: 1)
+      while try severityRows.step() {
+        let key = severityRows.text(at: 0) ?? ""
+        guard owners[key] == session else { continue }
+        plans[key]?.severities[severityRows.text(at: 1) ?? ""] = severityRows.text(at: 2)
+      }
+    }
+    return plans
+  }
+}
