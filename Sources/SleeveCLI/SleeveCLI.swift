@@ -13,7 +13,7 @@ public enum SleeveCLI {
     SessionsCommand.self, ErrorsCommand.self, LatencyCommand.self, FlagsCommand.self,
     DiffCommand.self, CheckCommand.self, FlakyCommand.self, QuarantineCommand.self,
     LintCommand.self,
-    ReportCommand.self, RollbackCommand.self, EnableCommand.self,
+    ReportCommand.self, RollbackCommand.self, RolloutCommand.self, EnableCommand.self,
     DisableCommand.self, MergeCommand.self, ExportCommand.self, SummarizeCommand.self,
     PruneCommand.self, MigrateCommand.self,
     DemoCommand.self, CompletionsCommand.self, CompleteCommand.self,

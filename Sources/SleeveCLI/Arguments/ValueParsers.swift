@@ -1,3 +1,4 @@
+import SleeveCore
 import Foundation
 import SleeveQuery
 
@@ -66,6 +67,25 @@ enum ValueParsers {
       throw ValueError("a rate must be between 0 and 1 (0% and 100%)")
     }
     return value
+  }
+
+  /// A rollout's share: `25`, `0.5`, `12.25` or `25%`, from 0 to 100 with at most two
+  /// decimals (digits only: no sign, exponent, hex or spaces).
+  static func rolloutPercent(_ text: String) throws(ValueError) -> RolloutPercentage {
+    let number = text.hasSuffix("%") ? text.dropLast() : Substring(text)
+    let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+    let isDigits = { (part: Substring) in part.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+    guard (1...2).contains(parts.count), !parts[0].isEmpty, parts.allSatisfy(isDigits),
+      parts.count == 1 || (1...2).contains(parts[1].count), parts[0].utf8.count <= 3,
+      let whole = Int(parts[0])
+    else {
+      throw ValueError("expected a percentage like 25, 0.5 or 12.25%")
+    }
+    let cents = parts.count == 2 ? Int(parts[1].padding(toLength: 2, withPad: "0", startingAt: 0)) ?? 0 : 0
+    guard let share = RolloutPercentage(basisPoints: whole * 100 + cents) else {
+      throw ValueError("a percentage must be from 0 to 100")
+    }
+    return share
   }
 
   /// A whole number in `minimum...maximum`.

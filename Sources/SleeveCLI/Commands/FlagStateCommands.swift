@@ -24,7 +24,8 @@ enum FlagStateChange {
   }
 
   static func run(
-    state: String, reasonRequired: Bool, _ arguments: ParsedArguments, context: CommandContext
+    state: String, reasonRequired: Bool, _ arguments: ParsedArguments, context: CommandContext,
+    rollout: RolloutPercentage? = nil
   ) throws -> ExitCode {
     let key = arguments.arguments[0]
     if let problem = FlagKey.problem(with: key) {
@@ -46,12 +47,29 @@ enum FlagStateChange {
       throw UnknownFlag(key: key, path: path)
     }
     let actor = arguments["actor"] ?? context.console.environment["USER"]
-    try ledger.record(FlagLedger.Change(key: key, state: state, reason: reason, actor: actor))
+    try ledger.record(
+      FlagLedger.Change(
+        key: key, state: state, reason: reason, actor: actor,
+        rolloutBasisPoints: rollout?.basisPoints))
+    var now = "now \(state)"
+    if let rollout {
+      now = "now rolling out to \(rollout) of its units, " + (try unitSentence(of: key, path: path))
+    }
     context.console.out(
       TerminalText.escaped(
-        "Flag '\(key)' is now \(state)" + (reason.map { " (\($0))" } ?? "")
+        "Flag '\(key)' is \(now)" + (reason.map { " (\($0))" } ?? "")
           + (actor.map { ", by \($0)" } ?? "") + ".") + "\n")
     return .success
+  }
+
+  /// Which unit the flag's latest recorded definition assigns by, or the default it falls to.
+  private static func unitSentence(of key: String, path: String) throws -> String {
+    let plans = try RolloutRecords.plans(
+      of: nil, connection: SleeveDatabase.openForReading(path: path))
+    guard let unit = plans[key]?.unit else {
+      return "by fire (the flag declares no unit: each fire is drawn afresh)"
+    }
+    return "by \(unit)"
   }
 }
 
@@ -85,6 +103,41 @@ enum EnableCommand: Command {
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     try FlagStateChange.run(state: "enabled", reasonRequired: false, arguments, context: context)
+  }
+}
+
+/// `sleeve rollout FLAG --percent P`.
+enum RolloutCommand: Command {
+  static let spec = CommandSpec(
+    name: "rollout",
+    abstract: "Roll a flag out to a percentage of its units, concurrently with the rest.",
+    discussion: """
+      Serves the primary closure to P% of the flag's units and the fallback to the others, at
+      the same time, so the two cohorts compare under the same conditions. The unit is the
+      flag definition's (fire, session or an app key such as a user id); a flag that declares
+      none is rolled out per fire, and the output says so. A unit always gets the same
+      variant at the same percentage, and raising the percentage only moves units from off
+      to on (scripts/rollout-bucket reproduces an assignment). An unknown flag is an error
+      (exit 66) unless --create is given.
+      """,
+    arguments: ["flag"],
+    options: [
+      SharedOptions.db,
+      OptionSpec("percent", value: "P", help: "The share served on: 0 to 100, e.g. 25 or 0.5."),
+      OptionSpec("reason", value: "text", help: "Why (optional)."),
+      OptionSpec("actor", value: "name", help: "Who (default: $USER)."),
+      OptionSpec("create", help: "Record it even if the flag (or the database) is new."),
+    ])
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    guard
+      let percent = try context.value("percent", in: arguments, ValueParsers.rolloutPercent)
+    else {
+      throw UsageError("Missing value for '--percent <P>'", command: spec.name)
+    }
+    return try FlagStateChange.run(
+      state: RolloutRecords.rollingOut, reasonRequired: false, arguments, context: context,
+      rollout: percent)
   }
 }
 

@@ -153,3 +153,37 @@ public enum RolloutPlanError: Error, Equatable, Sendable, CustomStringConvertibl
     }
   }
 }
+
+extension RolloutPlan {
+  /// The plan a file recorded: its unit's name (``RolloutUnit/description``), salt and stages
+  /// (share in basis points, samples per cohort); `nil` when it names a unit this binary does
+  /// not know or holds stages a plan refuses.
+  public init?(recordedUnit: String?, salt: String, stages: [(basisPoints: Int, minSamples: Int)]) {
+    var unit: RolloutUnit?
+    if let recordedUnit {
+      guard let known = RolloutUnit(recorded: recordedUnit) else { return nil }
+      unit = known
+    }
+    var parsed: [RolloutStage] = []
+    for stage in stages {
+      guard let share = RolloutPercentage(basisPoints: stage.basisPoints) else { return nil }
+      parsed.append(RolloutStage(share, minSamples: stage.minSamples))
+    }
+    guard let plan = try? RolloutPlan(unit: unit, salt: salt, stages: parsed) else { return nil }
+    self = plan
+  }
+}
+
+extension CheckSeverity {
+  /// The severities a file recorded, by check name and severity name; names this binary does
+  /// not know are left out (their checks stay critical).
+  public static func recorded(_ names: [String: String]) -> [FlagCheck: CheckSeverity] {
+    var known: [FlagCheck: CheckSeverity] = [:]
+    for (name, level) in names {
+      if let check = FlagCheck(rawValue: name), let severity = CheckSeverity(rawValue: level) {
+        known[check] = severity
+      }
+    }
+    return known
+  }
+}

@@ -1,3 +1,4 @@
+import SleeveCore
 import SleeveStore
 
 /// One feature flag as `sleeve flags` shows it: definition, state history, and what its gated
@@ -5,7 +6,7 @@ import SleeveStore
 public struct FlagReport: Equatable, Sendable {
   /// One recorded state change.
   public struct Change: Equatable, Sendable {
-    /// `enabled`, `disabled` or `rolledBack`.
+    /// `enabled`, `disabled`, `rolledBack` or `rollingOut`.
     public let state: String
     /// The rollback reason, if any.
     public let reason: String?
@@ -15,6 +16,17 @@ public struct FlagReport: Equatable, Sendable {
     public let atUnixNanoseconds: Int64
     /// The session it was recorded in, or `nil` for a change made from the command line.
     public let session: Int64?
+    /// For `rollingOut`, the share served on.
+    public var percent: RolloutPercentage? = nil
+
+    /// The share served on after this change: the rollout's, 100% enabled, else 0%.
+    public var servedPercent: RolloutPercentage {
+      if let percent { return percent }
+      return state == "enabled" ? .everyone : RolloutPercentage(basisPoints: 0)!
+    }
+
+    /// `enabled`, `rollingOut 25%`, …: the state with its share.
+    public var display: String { percent.map { "\(state) \($0)" } ?? state }
   }
 
   /// The outcomes of the gated handlers in one cohort.
@@ -110,4 +122,20 @@ public struct FlagReport: Equatable, Sendable {
   public let on: Cohort
   /// Outcomes served the fallback (flag off).
   public let off: Cohort
+  /// How the flag's latest definition among the selected sessions rolls it out (unit, salt,
+  /// stages), or `nil` when no selected session recorded one.
+  public var rollout: RolloutPlan? = nil
+  /// How much each check counts, from that definition (unnamed checks are critical).
+  public var severities: [FlagCheck: CheckSeverity] = [:]
+  /// The cohorts at each share a percentage rollout served, in rising share (raw rows only).
+  public var stages: [StageCohorts] = []
+
+  /// The latest change's share: what the flag serves now, as far as the selection knows.
+  public var servedPercent: RolloutPercentage? { history.last?.servedPercent }
+
+  /// The stage cohorts at the share the flag serves now, when it is rolling out.
+  public var currentStage: StageCohorts? {
+    guard let change = history.last, let percent = change.percent else { return nil }
+    return stages.first { $0.percent == percent }
+  }
 }

@@ -1,3 +1,4 @@
+import SleeveCore
 import SleeveStore
 
 extension QueryDatabase {
@@ -38,18 +39,27 @@ extension QueryDatabase {
             return flag
           })
         let history = try changes(in: ids)
+        let plans = try RolloutRecords.plans(of: ids, connection: connection)
+        let stages = try RolloutScan(database: self, sessions: sessions, filter: variantFilter)
+          .run()
         // Narrowed to some handlers or controls, only the flags that gate them are relevant.
         var keys =
           filter.handler != nil || filter.control != nil
-          ? gated : Set(definitions.keys).union(gated).union(history.keys)
+          ? gated.union(stages.keys) : Set(definitions.keys).union(gated).union(history.keys)
         if let wanted = filter.flag { keys = keys.filter { $0 == wanted } }
         return keys.sorted().map { key in
           let definition = definitions[key]
-          return FlagReport(
+          var report = FlagReport(
             key: key, owner: definition?.owner, maxErrorRate: definition?.maxErrorRate,
             maxP99Nanoseconds: definition?.maxP99Nanoseconds, minSamples: definition?.minSamples,
             history: history[key] ?? [], on: .init(cohorts[.cohort(flag: key, variant: .on)]),
             off: .init(cohorts[.cohort(flag: key, variant: .off)]))
+          report.rollout = plans[key].flatMap {
+            RolloutPlan(recordedUnit: $0.unit, salt: $0.salt, stages: $0.stages)
+          }
+          report.severities = CheckSeverity.recorded(plans[key]?.severities ?? [:])
+          report.stages = stages[key] ?? []
+          return report
         }
       }
     }
@@ -59,19 +69,24 @@ extension QueryDatabase {
   private func changes(in sessions: [Int64]) throws -> [String: [FlagReport.Change]] {
     let statement = try connection.prepare(
       """
-      SELECT key, state, reason, actor, at_unix_ns, session_id FROM flag_events
-      ORDER BY at_unix_ns, id
+      SELECT e.key, e.state, e.reason, e.actor, e.at_unix_ns, e.session_id, r.basis_points
+      FROM flag_events e LEFT JOIN flag_rollouts r ON r.flag_event_id = e.id
+      ORDER BY e.at_unix_ns, e.id
       """)
     let selected = Set(sessions)
     var changes: [String: [FlagReport.Change]] = [:]
     while try statement.step() {
       let session = statement.optionalInt64(at: 5)
       if let session, !selected.contains(session) { continue }
-      changes[statement.text(at: 0) ?? "", default: []].append(
+      let key = statement.text(at: 0) ?? ""
+      let share = try RolloutRecords.basisPoints(
+        statement, at: 6, what: "flag '\(key)'", path: path
+      ).flatMap(RolloutPercentage.init(basisPoints:))
+      changes[key, default: []].append(
         FlagReport.Change(
-          state: statement.text(at: 1) ?? "", reason: statement.text(at: 2),
-          actor: statement.text(at: 3), atUnixNanoseconds: statement.int64(at: 4),
-          session: session))
+          state: share == nil ? statement.text(at: 1) ?? "" : RolloutRecords.rollingOut,
+          reason: statement.text(at: 2), actor: statement.text(at: 3),
+          atUnixNanoseconds: statement.int64(at: 4), session: session, percent: share))
     }
     return changes
   }

@@ -76,8 +76,10 @@ public final class DatabaseFlagProvider: FlagProvider {
             maxErrorRate: definition.maxErrorRate,
             maxP99: definition.maxP99Nanoseconds.map { .nanoseconds($0) },
             minSamples: definition.minSamples),
-          rollout: plans[key]?.rolloutPlan ?? .none,
-          severities: plans[key]?.checkSeverities ?? [:])
+          rollout: plans[key].flatMap {
+            RolloutPlan(recordedUnit: $0.unit, salt: $0.salt, stages: $0.stages)
+          } ?? .none,
+          severities: CheckSeverity.recorded(plans[key]?.severities ?? [:]))
       }
       fresh.definitions.merge(codeDefinitions) { _, code in code }
       snapshot.withLock { $0 = fresh }
