@@ -6,7 +6,8 @@
 extension SequentialComparison {
   /// The error rates' absolute difference, on minus off, each arm a proportion (variance
   /// p(1 − p)); `nil` when a count is impossible (failures outside `0...trials`) or there is no
-  /// evidence (fewer than two trials in an arm, or no failures or no successes in either arm).
+  /// evidence (fewer than two trials in an arm, or no variance: every trial in both arms failed,
+  /// or none did).
   ///
   /// ```swift
   /// let c = SequentialComparison.errorRates(
