@@ -279,6 +279,39 @@ struct SequentialComparisonTests {
   }
 
   @Test(
+    "an arm where every trial failed against one where none did is a breach at large samples",
+    arguments: [
+      // (failures on, trials on, failures off, trials off, above zero, below zero)
+      (1_000, 1_000, 0, 1_000, true, false), (0, 1_000, 1_000, 1_000, false, true),
+      (10, 10, 0, 1_000, true, false), (2, 2, 0, 2, false, false),
+      (2, 2, 0, 1_000, false, false),
+    ])
+  func constantArmsThatDiffer(
+    failuresOn: Int, trialsOn: Int, failuresOff: Int, trialsOff: Int, above: Bool, below: Bool
+  ) throws {
+    // p(1 − p) is 0 in both arms, so the published formula alone has no answer (nil below).
+    let on = try #require(Moments(successes: failuresOn, trials: trialsOn))
+    let off = try #require(Moments(successes: failuresOff, trials: trialsOff))
+    #expect(SequentialComparison(treatment: on, control: off) == nil)
+    let result = try #require(
+      SequentialComparison.errorRates(
+        failuresOn: failuresOn, trialsOn: trialsOn, failuresOff: failuresOff,
+        trialsOff: trialsOff))
+    #expect(result.isAboveZero == above && result.isBelowZero == below, "\(result)")
+    #expect(result.pValue.isFinite && result.lower.isFinite && result.upper.isFinite)
+  }
+
+  @Test(
+    "error rates with the same constant outcome in both arms give no evidence",
+    arguments: [(0, 1_000, 0, 500), (1_000, 1_000, 500, 500), (0, 2, 0, 2)])
+  func sameConstantOutcome(failuresOn: Int, trialsOn: Int, failuresOff: Int, trialsOff: Int) {
+    #expect(
+      SequentialComparison.errorRates(
+        failuresOn: failuresOn, trialsOn: trialsOn, failuresOff: failuresOff,
+        trialsOff: trialsOff) == nil)
+  }
+
+  @Test(
     "degenerate arms give no evidence instead of a trap or a NaN",
     arguments: [
       // (control, treatment, difference): fewer than two units, no variance, control mean 0

@@ -68,4 +68,13 @@ public struct Moments: Equatable, Sendable {
     mean = p
     variance = max(0, p * (1 - p))
   }
+
+  /// The same count and mean with another variance (for a variance adjusted by a method).
+  func replacingVariance(with variance: Double) -> Moments {
+    Moments(count: count, mean: mean, variance: max(0, variance))
+  }
+
+  private init(count: Int, mean: Double, variance: Double) {
+    (self.count, self.mean, self.variance) = (count, mean, variance)
+  }
 }
