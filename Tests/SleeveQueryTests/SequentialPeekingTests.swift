@@ -102,6 +102,8 @@ extension SequentialPeekingTests {
     let sequentialBreachAnyLook: Double
     /// The count behind ``sequentialBreachAnyLook``.
     let breachCount: Int
+    /// The median look (1…20) of the first breach, among replications that breached.
+    let medianFirstBreachLook: Int?
     /// The share where the fixed-horizon test rejected at some look.
     let fixedAnyLook: Double
     /// The share where the fixed-horizon test rejected at the last look alone.
@@ -110,7 +112,8 @@ extension SequentialPeekingTests {
     var description: String {
       "seed \(seed), \(replications) replications: sequential rejected \(sequentialAnyLook) "
         + "(breached \(sequentialBreachAnyLook)) at any look, fixed-horizon \(fixedAnyLook) at any "
-        + "look and \(fixedAtLastLook) at the last"
+        + "look and \(fixedAtLastLook) at the last; median first breach at look "
+        + "\(medianFirstBreachLook.map(String.init) ?? "none")"
     }
 
     static let looks = 20
@@ -128,6 +131,7 @@ extension SequentialPeekingTests {
       let alpha = SequentialPeekingTests.alpha
       var sequential = 0
       var breached = 0
+      var firstBreachLooks: [Int] = []
       var fixed = 0
       var fixedLast = 0
       for _ in 0..<replications {
@@ -147,7 +151,10 @@ extension SequentialPeekingTests {
           }
           let (seq, fixedP) = compare(metric, arms.on, arms.off, alpha: alpha)
           if let seq, seq.isAboveZero || seq.isBelowZero { rejected = true }
-          if let seq, seq.isAboveZero { breach = true }
+          if let seq, seq.isAboveZero, !breach {
+            breach = true
+            firstBreachLooks.append(look)
+          }
           if fixedP < alpha {
             fixedRejected = true
             if look == looks { lastRejected = true }
@@ -162,6 +169,8 @@ extension SequentialPeekingTests {
       return PeekingSimulation(
         seed: seed, replications: replications, sequentialAnyLook: Double(sequential) / n,
         sequentialBreachAnyLook: Double(breached) / n, breachCount: breached,
+        medianFirstBreachLook: firstBreachLooks.sorted().dropFirst(firstBreachLooks.count / 2)
+          .first,
         fixedAnyLook: Double(fixed) / n, fixedAtLastLook: Double(fixedLast) / n)
     }
 
