@@ -16,16 +16,18 @@
 /// 1 − alpha (asymptotically: for large samples, with finite variances), so a check may stop the
 /// first time the interval excludes 0 and still be wrong at most alpha of the time.
 ///
-/// With N the units in both arms, V the variance of the estimate (absolute: vₜ/nₜ + v꜀/n꜀;
-/// relative lift (mₜ − m꜀)/m꜀ by the delta method: vₜ/(m꜀² nₜ) + v꜀ mₜ²/(m꜀⁴ n꜀)) and
-/// ρ² = (−2 ln α + ln(−2 ln α + 1)) / N* (the paper's tuning, section 3.5), the interval is
-/// (eq. 9) estimate ± √(V N) · √(2 (N ρ² + 1) ln(√(N ρ² + 1) / α) / (N ρ)²), and the always-valid
-/// p-value is min(1, 1/E) with E = exp(ρ² s / (2 (N ρ² + 1))) / √(N ρ² + 1), s = estimate² N / V.
+/// With N the units in both arms, V the variance of the estimate (absolute: v_t/n_t + v_c/n_c;
+/// relative lift (m_t − m_c)/m_c by the delta method: v_t/(m_c² n_t) + v_c m_t²/(m_c⁴ n_c), t the
+/// treatment and c the control) and ρ² = (−2 ln α + ln(−2 ln α + 1)) / N* (the paper's ρ for a
+/// target sample size N*), the interval is (eq. 9)
+/// estimate ± √(V N) · √(2 (N ρ² + 1) ln(√(N ρ² + 1) / α) / (N ρ)²), and the always-valid p-value
+/// is min(1, 1/E) with E = exp(ρ² s / (2 (N ρ² + 1))) / √(N ρ² + 1), s = estimate² N / V.
 /// p < α exactly when the interval excludes 0.
 ///
-/// N* (``tuning``) is the total sample size at which the interval is tightest relative to a
-/// fixed-horizon one: the boundary is spent around N*; far smaller or larger samples get a wider
-/// interval than they would with a N* matched to them, and the guarantee holds for any N*.
+/// N* (``tuning``) picks ρ: the ρ² above (approximately) minimises the interval's width at a
+/// total of N* units, so sizes near N* get the narrowest interval; far smaller or larger ones a
+/// wider one than a N* matched to them would. The guarantee holds for any N*: a wrong N* costs
+/// power, never validity.
 ///
 /// Degenerate input has no evidence and gives `nil`, never a trap or a NaN: fewer than two units
 /// in an arm, no variance (both arms constant), a control mean of 0 for a relative difference,
