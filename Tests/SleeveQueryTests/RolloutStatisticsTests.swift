@@ -49,6 +49,10 @@ struct SampleRatioTestTests {
     #expect(srm.isMismatch)
     let huge = try #require(SampleRatioTest(unitsOn: .max, unitsOff: .max, shareOn: 1e-9))
     #expect(huge.isMismatch && huge.pValue == 0 && huge.statistic?.isFinite == true)
+    // A share of 1e-300 overflows the statistic: no statistic, p = 0, never an infinity.
+    let overflow = try #require(
+      SampleRatioTest(unitsOn: 1_000_000_000, unitsOff: 1_000_000_000, shareOn: 1e-300))
+    #expect(overflow.statistic == nil && overflow.pValue == 0 && !overflow.isCheckable)
   }
 
   @Test("mismatch is p below 0.001, with the threshold and minimum published as constants")
@@ -78,6 +82,11 @@ struct SampleRatioTestTests {
     // Many units observed on does not make the check runnable either: 1 expected on at 1%.
     let manyObserved = try #require(SampleRatioTest(unitsOn: 90, unitsOff: 10, shareOn: 0.01))
     #expect(!manyObserved.isCheckable)
+    // The reason rounds the expected count to two decimals: 0.1 × 3 units is 0.30000000000000004.
+    let three = try #require(SampleRatioTest(unitsOn: 0, unitsOff: 3, shareOn: 0.1))
+    #expect(
+      three.outcome.description
+        == "not checkable: too few units: 0.3 expected in the smaller arm, 8 needed")
     #expect(
       manyObserved.outcome.description.hasPrefix("not checkable: too few units: 1.0 expected"))
   }

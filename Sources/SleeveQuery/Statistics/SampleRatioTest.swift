@@ -47,27 +47,29 @@ public struct SampleRatioTest: Equatable, Sendable {
     + "checked with at least 8 expected units per arm"
 
   /// Why a split could not be checked.
-  public enum NotCheckableReason: Equatable, Sendable {
+  public enum NotCheckableReason: Equatable, Sendable, CustomStringConvertible {
     /// No units were observed at all.
     case noUnits
     /// An arm's expected count (the smaller of the two is carried) is below
     /// ``SampleRatioTest/minimumUnitsPerArm``.
     case tooFewExpectedUnits(smallerExpected: Double)
 
-    /// One line for a report, e.g. "too few units: 7.75 expected in the smaller arm, 8 needed".
+    /// One line for a report, e.g. "too few units: 7.75 expected in the smaller arm, 8 needed"
+    /// (the expected count rounded to two decimals).
     public var description: String {
       switch self {
       case .noUnits:
         return "no units observed"
       case .tooFewExpectedUnits(let smaller):
-        return "too few units: \(smaller) expected in the smaller arm, "
+        let shown = (smaller * 100).rounded() / 100
+        return "too few units: \(shown) expected in the smaller arm, "
           + "\(SampleRatioTest.minimumUnitsPerArm) needed"
       }
     }
   }
 
   /// What the check concluded.
-  public enum Outcome: Equatable, Sendable {
+  public enum Outcome: Equatable, Sendable, CustomStringConvertible {
     /// The split agrees with the served share (p ≥ ``SampleRatioTest/threshold``).
     case consistent
     /// The split disagrees with the served share: hold, never promote.
@@ -96,7 +98,8 @@ public struct SampleRatioTest: Equatable, Sendable {
   /// The units expected off: `(1 − shareOn) × n`.
   public let expectedOff: Double
   /// Pearson's chi-square statistic; `nil` when there is none (no units, or a share of 0 or 1,
-  /// where the leak rule decides instead). Always finite.
+  /// where the leak rule decides instead) or it overflows (a share within about 1e-290 of 0 or
+  /// 1, where p is 0). Always finite.
   public let statistic: Double?
   /// The p-value: the chi-square tail for a share inside 0…1; for a share of 0 or 1, 0 when a
   /// unit leaked into the empty arm and 1 otherwise; 1 with no units. Always in 0…1.
@@ -137,8 +140,9 @@ public struct SampleRatioTest: Equatable, Sendable {
     let x =
       (on - expectedOn) * (on - expectedOn) / expectedOn
       + (off - expectedOff) * (off - expectedOff) / expectedOff
-    let p = erfc((x / 2).squareRoot())
-    statistic = x
+    // Only a share within about 1e-290 of 0 or 1 can overflow the statistic: p is then 0.
+    let p = x.isFinite ? erfc((x / 2).squareRoot()) : 0
+    statistic = x.isFinite ? x : nil
     pValue = p
     let smaller = min(expectedOn, expectedOff)
     if smaller < Double(Self.minimumUnitsPerArm) {
