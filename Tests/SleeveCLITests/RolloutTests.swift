@@ -122,7 +122,7 @@ struct RolloutTests {
     let ledger = FlagLedger(connection: try Connection(path: path, mode: .readOnly))
     let latest = try #require(try ledger.latestStates()["new-checkout"])
     #expect(latest.state == "rolledBack")
-    #expect(latest.actor == "sleeve check --apply")
+    #expect(latest.actor == "sleeve check")
     #expect(latest.reason?.hasPrefix("sleeve check: errorRate") == true)
   }
 

@@ -38,7 +38,8 @@ struct RolloutRecordingTests {
     try await session.end()
   }
 
-  @Test("each gated outcome records its share and its unit's assignment, consistent with its variant")
+  @Test(
+    "each gated outcome records its share and its unit's assignment, consistent with its variant")
   func outcomesRecordShareAndAssignment() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("rollout.sqlite")
@@ -74,7 +75,8 @@ struct RolloutRecordingTests {
         LEFT JOIN flag_rollouts r ON r.flag_event_id = e.id ORDER BY e.id
         """) == ["disabled|2500", "disabled|500"])
     let flags = try DatabaseFlagProvider(path: path)
-    #expect(flags.state(of: "new-checkout") == .rollingOut(percent: RolloutPercentage(basisPoints: 500)!))
+    #expect(
+      flags.state(of: "new-checkout") == .rollingOut(percent: RolloutPercentage(basisPoints: 500)!))
     let read = try #require(flags.definition(of: "new-checkout"))
     #expect(read.rollout == Self.plan)
     #expect(read.severity(of: .latencyVersusOff) == .advisory)
@@ -88,7 +90,8 @@ struct RolloutRecordingTests {
     let writer = try SleeveDatabase.openForWriting(path: path)
     let ledger = FlagLedger(connection: writer)
     try ledger.record(
-      .init(key: "f", state: "rollingOut", reason: "stage 2", actor: "me", rolloutBasisPoints: 1_250))
+      .init(
+        key: "f", state: "rollingOut", reason: "stage 2", actor: "me", rolloutBasisPoints: 1_250))
     let flags = try DatabaseFlagProvider(path: path)
     #expect(flags.state(of: "f") == .rollingOut(percent: RolloutPercentage(basisPoints: 1_250)!))
     try writer.execute("PRAGMA ignore_check_constraints = 1")
@@ -124,6 +127,9 @@ struct RolloutRecordingTests {
       FROM flag_rollout_plans p
       """
     #expect(try after.rows(plans) == before.rows(plans))
-    #expect(try after.rows(plans) == ["new-checkout|key:user|s|100,500,2500,10000|latencyVersusOff=advisory"])
+    #expect(
+      try after.rows(plans) == [
+        "new-checkout|key:user|s|100,500,2500,10000|latencyVersusOff=advisory"
+      ])
   }
 }

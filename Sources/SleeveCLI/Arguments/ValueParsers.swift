@@ -1,5 +1,5 @@
-import SleeveCore
 import Foundation
+import SleeveCore
 import SleeveQuery
 
 /// Turns option values into typed values, or says in one line why they are wrong.
@@ -81,7 +81,8 @@ enum ValueParsers {
     else {
       throw ValueError("expected a percentage like 25, 0.5 or 12.25%")
     }
-    let cents = parts.count == 2 ? Int(parts[1].padding(toLength: 2, withPad: "0", startingAt: 0)) ?? 0 : 0
+    let cents =
+      parts.count == 2 ? Int(parts[1].padding(toLength: 2, withPad: "0", startingAt: 0)) ?? 0 : 0
     guard let share = RolloutPercentage(basisPoints: whole * 100 + cents) else {
       throw ValueError("a percentage must be from 0 to 100")
     }
@@ -151,6 +152,21 @@ enum ValueParsers {
       throw ValueError("expected one of " + Choice.allCases.map(\.rawValue).joined(separator: ", "))
     }
     return value
+  }
+
+  /// `a,b,c`: each one of `Choice`'s names, none twice.
+  static func list<Choice: RawRepresentable & CaseIterable>(_ text: String, of: Choice.Type)
+    throws(ValueError) -> [Choice] where Choice.RawValue == String
+  {
+    var chosen: [Choice] = []
+    for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let value = try choice(String(name), of: Choice.self)
+      guard !chosen.contains(where: { $0.rawValue == value.rawValue }) else {
+        throw ValueError("'\(name)' is named twice")
+      }
+      chosen.append(value)
+    }
+    return chosen
   }
 }
 

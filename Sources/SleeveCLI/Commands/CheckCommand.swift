@@ -1,3 +1,4 @@
+import SleeveCore
 import SleeveQuery
 import SleeveStore
 
@@ -13,7 +14,19 @@ enum CheckCommand: Command {
       every selected outcome too. A check with fewer samples than its floor (--min-samples,
       else the flag's, else 30; at least 100 for a p99) is insufficient whatever its value:
       the gate then holds (exit 2) unless a check with enough samples fails (exit 1).
-      --apply records a rollback for every flag whose verdict is rollback.
+      --apply acts on each verdict and records the step (state, share, the evidence as the
+      reason, actor 'sleeve check'): a rollback is recorded; a flag rolling out by stages
+      that passes its stage advances to the next stage (past the last one it is enabled);
+      anything else stays. A flag rolling out by percentage is judged on the two cohorts of
+      the share it serves now, which ran at the same time, and first on its split (sample
+      ratio mismatch, chi-square, p < 0.001 with at least 8 expected units per arm: a
+      mismatch holds) and its data (a cohort with more than --max-data-loss of its outcomes
+      in sessions that lost data holds). --sequential judges flag-on against flag-off by
+      asymptotic confidence sequences, valid however often the gate is run on a growing
+      selection (the default with --apply); --fixed-horizon by the fixed-horizon tests (the
+      default otherwise). --advisory errorRate,p99,errorRateVersusOff,latencyVersusOff
+      reports those checks without letting them decide; --critical makes them decide again
+      (every check is critical unless its flag definition or --advisory says otherwise).
       --baseline judges the selected sessions against a baseline too (as 'sleeve diff'
       does), per handler: error rate, latency and new failure types. Each candidate
       session is judged on its own, and a regression rolls back only when it is found in
@@ -28,7 +41,18 @@ enum CheckCommand: Command {
           "max-error-rate", value: "rate", help: "Highest acceptable error rate (0.02 or 2%)."),
         OptionSpec("max-p99", value: "duration", help: "Highest acceptable p99 (e.g. 50ms)."),
         OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict."),
-        OptionSpec("apply", help: "Record a rollback for each flag whose verdict is rollback."),
+        OptionSpec(
+          "apply", help: "Roll back, advance a stage or complete each flag, as its verdict says."),
+        OptionSpec(
+          "sequential", help: "Compare flag-on and flag-off by confidence sequences (with --apply)."
+        ),
+        OptionSpec("fixed-horizon", help: "Compare by the fixed-horizon tests (without --apply)."),
+        OptionSpec(
+          "critical", value: "checks", help: "Checks that decide, comma-separated (the default)."),
+        OptionSpec("advisory", value: "checks", help: "Checks reported that never decide."),
+        OptionSpec(
+          "max-data-loss", value: "rate",
+          help: "Most of a rollout cohort in sessions that lost data (default 5%)."),
         BaselineSelection.baseline, BaselineSelection.failureLimit, BaselineSelection.allowOverlap,
         OptionSpec(
           "quarantine", value: "which",
@@ -62,17 +86,19 @@ enum CheckCommand: Command {
     let baselineFilter = try context.value("baseline", in: arguments) {
       text throws(ValueError) in try BaselineSelection.parse(text, on: filter.handlersOnly)
     }
-    let options = try BaselineSelection.options(arguments, context: context)
+    let diffOptions = try BaselineSelection.options(arguments, context: context)
     let quarantine =
       try context.value("quarantine", in: arguments) { text throws(ValueError) in
         try ValueParsers.choice(text, of: Quarantine.self)
       } ?? .list
+    let options = try verdictOptions(arguments, context: context)
     let database = try context.openDatabase()
     let (sessions, planText, result) = try database.snapshot {
       try database.verifyIntegrity()
       let sessions = try database.sessions(matching: filter)
       try context.noteUnmatchedFilters(filter, in: database)
-      var result = try database.gate(matching: filter, thresholds: thresholds)
+      var result = try database.gate(
+        matching: filter, thresholds: thresholds, options: options)
       var planText = try database.answerPlan(for: sessions, method: filter.method).sentence
       if let baselineFilter {
         let sides = try BaselineSelection.sessions(
@@ -85,7 +111,7 @@ enum CheckCommand: Command {
               + "regression can hold the gate, never roll it back (select more with --last).\n")
         }
         result.baseline = try baselineChecks(
-          sides, filter: filter, options: options, failureLimit: failureLimit,
+          sides, filter: filter, options: diffOptions, failureLimit: failureLimit,
           quarantined: try quarantine.reasons(in: database, filter: filter), in: database)
         // The comparison reads both sides alike; when that differs from the gate's own
         // reading, the header says both.
@@ -185,21 +211,57 @@ enum CheckCommand: Command {
     }
   }
 
-  /// Records a rollback, with the failing checks as the reason, for each flag to roll back.
+  /// How flags are judged: sequential by default with --apply, severities and the largest
+  /// lost share from the command line.
+  private static func verdictOptions(_ arguments: ParsedArguments, context: CommandContext)
+    throws -> FlagVerdict.Options
+  {
+    if arguments.has("sequential") && arguments.has("fixed-horizon") {
+      throw UsageError("--sequential and --fixed-horizon exclude each other", command: spec.name)
+    }
+    var options = FlagVerdict.Options(
+      sequential: arguments.has("sequential")
+        || (arguments.has("apply") && !arguments.has("fixed-horizon")))
+    for (name, severity) in [("critical", CheckSeverity.critical), ("advisory", .advisory)] {
+      let checks =
+        try context.value(name, in: arguments) { text throws(ValueError) in
+          try ValueParsers.list(text, of: FlagCheck.self)
+        } ?? []
+      for check in checks {
+        if options.severities[check] != nil, options.severities[check] != severity {
+          throw UsageError(
+            "--critical and --advisory both name '\(check.rawValue)'", command: spec.name)
+        }
+        options.severities[check] = severity
+      }
+    }
+    if let share = try context.value("max-data-loss", in: arguments, ValueParsers.rate) {
+      options.maximumLostShare = share
+    }
+    return options
+  }
+
+  /// Records each flag's step, with the deciding checks as the reason.
   private static func apply(_ result: GateResult, context: CommandContext) throws {
-    let toRollBack = result.flags.filter { $0.decision == .rollback }
-    guard !toRollBack.isEmpty else { return }
+    let steps = zip(result.reports, result.flags).map { RolloutStep(report: $0, verdict: $1) }
+    guard steps.contains(where: { $0.change(evidence: "") != nil }) else { return }
     let ledger = FlagLedger(
       connection: try SleeveDatabase.openForWriting(path: context.databasePath))
-    for verdict in toRollBack {
-      let reason = verdict.checks.filter { $0.verdict == .breach }
+    for step in steps {
+      let evidence = step.evidence
         .map { "\($0.metric.rawValue) \(VerdictTable.value($0)) vs \(VerdictTable.threshold($0))" }
         .joined(separator: "; ")
-      try ledger.record(
-        FlagLedger.Change(
-          key: verdict.flag, state: "rolledBack", reason: "sleeve check: " + reason,
-          actor: "sleeve check --apply"))
-      context.console.error(TerminalText.escaped("Rolled back '\(verdict.flag)': \(reason)") + "\n")
+      guard let change = step.change(evidence: evidence) else { continue }
+      try ledger.record(change)
+      let done =
+        switch step.action {
+        case .rollBack: "Rolled back"
+        case .advance(let percent): "Advanced to \(percent)"
+        case .complete: "Enabled (last stage passed)"
+        case .stay: "Kept"
+        }
+      context.console.error(
+        TerminalText.escaped("\(done) '\(step.flag)': \(evidence)") + "\n")
     }
   }
 }

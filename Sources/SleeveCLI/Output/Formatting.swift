@@ -1,4 +1,5 @@
 import Foundation
+import SleeveQuery
 
 /// How numbers, durations and times read in tables.
 enum Formatting {
@@ -14,14 +15,11 @@ enum Formatting {
   }
 
   /// `13.33%`; `-` for `nil`.
-  static func percent(_ fraction: Double?) -> String {
-    guard let fraction else { return "-" }
-    return fixed(fraction * 100, digits: 2) + "%"
-  }
+  static func percent(_ fraction: Double?) -> String { NumberText.percent(fraction) }
 
   /// A number with a fixed count of decimals.
   static func fixed(_ value: Double, digits: Int) -> String {
-    String(format: "%.\(digits)f", value)
+    NumberText.fixed(value, digits: digits)
   }
 
   /// A raw number for CSV and JSON: an integral value that fits in Int64 as its exact decimal

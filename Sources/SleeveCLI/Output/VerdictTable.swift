@@ -38,6 +38,9 @@ enum VerdictTable {
     case .errorRate, .errorRateVersusOff, .errorRateVersusBaseline:
       Formatting.percent(check.value)
     case .newFailureTypes: check.value.map { Formatting.raw($0) } ?? "-"
+    case .sampleRatio: pValue(check.value)
+    case .dataLoss: Formatting.percent(check.value)
+    case .latencyRatioVersusOff: check.value.map(NumberText.ratio) ?? "-"
     }
   }
 
@@ -48,6 +51,9 @@ enum VerdictTable {
     case .errorRate, .errorRateVersusOff, .errorRateVersusBaseline:
       Formatting.percent(check.threshold)
     case .newFailureTypes: "0"
+    case .sampleRatio: "p \(check.threshold)"
+    case .dataLoss: Formatting.percent(check.threshold)
+    case .latencyRatioVersusOff: NumberText.ratio(check.threshold)
     }
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SleeveCore
 import SleeveStore
 
@@ -59,6 +60,33 @@ public struct FlagReport: Equatable, Sendable {
     public var durationsForCharts: [Int64] {
       guard let histogram else { return durations }
       return Self.chartSample(of: histogram)
+    }
+
+    /// The moments of ln(duration in ns) over the invocations that ran (a duration below 1 ns
+    /// counts as 1 ns), for a sequential latency comparison: from the raw durations, or from
+    /// the summary histogram's bucket values; `nil` below 2 invocations.
+    public var logMoments: Moments? {
+      var count = 0
+      var sum = 0.0
+      var squares = 0.0
+      func add(_ duration: Double, times: Int) {
+        let logarithm = log(max(duration, 1))
+        count += times
+        sum += logarithm * Double(times)
+        squares += logarithm * logarithm * Double(times)
+      }
+      if let histogram {
+        if histogram.zeroCount > 0 { add(1, times: Int(clamping: histogram.zeroCount)) }
+        for (position, bucket) in histogram.counts.enumerated() where bucket > 0 {
+          add(
+            ExponentialMapping.representative(
+              of: histogram.offset + Int64(position), scale: histogram.scale),
+            times: Int(clamping: bucket))
+        }
+      } else {
+        for duration in durations { add(Double(duration), times: 1) }
+      }
+      return Moments(count: count, sum: sum, sumOfSquares: squares)
     }
 
     /// The most values a chart of a summarized cohort draws.

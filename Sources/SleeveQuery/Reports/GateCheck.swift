@@ -1,3 +1,5 @@
+import SleeveCore
+
 /// One check of the CI gate: a measured value against a threshold, with its sample size.
 public struct GateCheck: Equatable, Sendable {
   /// How a check came out.
@@ -33,6 +35,15 @@ public struct GateCheck: Equatable, Sendable {
     case latencyVersusBaseline
     /// Failures of a type the baseline never had (value: how many, threshold: 0).
     case newFailureTypes
+    /// A rollout stage's split of units against its share (value: the chi-square p-value,
+    /// threshold: 0.001); a mismatch holds.
+    case sampleRatio
+    /// The largest share of a rollout cohort's outcomes in sessions that lost data (value:
+    /// that share, threshold: the most allowed); above it, the stage cannot promote.
+    case dataLoss
+    /// The flag-on durations against the flag-off ones by a confidence sequence (value: the
+    /// ratio of geometric means, on / off; threshold: the smallest ratio that counts, 1.05).
+    case latencyRatioVersusOff
   }
 
   /// What the check covers, e.g. `flag new-checkout (on)` or `all handlers`.
@@ -64,7 +75,8 @@ public struct GateCheck: Equatable, Sendable {
     case .errorRate: ErrorRateRow.method
     case .p99: methodDetail ?? Percentile.method
     case .errorRateVersusOff:
-      TwoProportionTest.method + ", flag-on worse when p < \(GateCheck.significance)"
+      methodDetail
+        ?? TwoProportionTest.method + ", flag-on worse when p < \(GateCheck.significance)"
     case .latencyVersusOff:
       MannWhitneyTest.method + ", Hodges-Lehmann shift; flag-on slower when p < "
         + "\(GateCheck.significance) and the shift exceeds the threshold"
@@ -74,7 +86,35 @@ public struct GateCheck: Equatable, Sendable {
     case .newFailureTypes:
       "error type and message pattern (numbers and ids taken out) absent from every baseline "
         + "session"
+    case .sampleRatio: SampleRatioTest.method
+    case .dataLoss:
+      "outcomes in unterminated sessions or sessions with dropped events or failed writes, "
+        + "per cohort; the larger share"
+    case .latencyRatioVersusOff: methodDetail ?? SequentialComparison.method()
     }
+  }
+
+  /// This check as `severity` counts it: an advisory check keeps its numbers, says what it
+  /// would have found, and never moves the decision.
+  func weighed(_ severity: CheckSeverity) -> GateCheck {
+    guard severity == .advisory, verdict != .advisory else { return self }
+    return replacingVerdict(.advisory, note: "advisory (would \(verdict.rawValue))")
+  }
+
+  /// This comparison reported but not counted, because `reason` makes it untrustworthy.
+  func untrusted(_ reason: String) -> GateCheck {
+    guard verdict != .advisory else { return self }
+    return replacingVerdict(.advisory, note: "not counted: \(reason) (would \(verdict.rawValue))")
+  }
+
+  private func replacingVerdict(_ verdict: Verdict, note: String) -> GateCheck {
+    var check = GateCheck(
+      subject: subject, metric: metric, value: value, threshold: threshold, n: n,
+      minSamples: minSamples, verdict: verdict, pValue: pValue,
+      detail: detail.map { note + "; " + $0 } ?? note)
+    check.methodDetail = methodDetail
+    check.site = site
+    return check
   }
 
   /// The method of a p99 read from summaries whose percentiles are within `bound`: the
@@ -160,6 +200,8 @@ public struct GateResult: Equatable, Sendable {
   public let global: [GateCheck]
   /// The checks against a baseline (`check --baseline`), one set per handler.
   public var baseline: [GateCheck] = []
+  /// The reports the flag verdicts judged, in the same order (what `check --apply` acts on).
+  public var reports: [FlagReport] = []
 
   /// Every check: flags, thresholds, then against the baseline.
   public var checks: [GateCheck] { flags.flatMap(\.checks) + global + baseline }

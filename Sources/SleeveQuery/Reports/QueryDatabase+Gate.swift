@@ -3,17 +3,31 @@ extension QueryDatabase {
   public func verdicts(matching filter: QueryFilter, minSamples: Int? = nil) throws
     -> [FlagVerdict]
   {
+    try verdicts(matching: filter, options: FlagVerdict.Options(minSamples: minSamples)).map(
+      \.verdict)
+  }
+
+  /// Each flag's report and rollout verdict in the selected sessions, judged as `options` say.
+  public func verdicts(matching filter: QueryFilter, options: FlagVerdict.Options) throws
+    -> [(report: FlagReport, verdict: FlagVerdict)]
+  {
     try translating {
-      try flags(matching: filter).map { FlagVerdict($0, minSamples: minSamples) }
+      try flags(matching: filter).map { ($0, FlagVerdict($0, options: options)) }
     }
   }
 
   /// The CI gate over the selected sessions: each flag's verdict, and the command line's
   /// thresholds against every selected outcome. A p99 check needs at least 100 samples,
   /// whatever the floor says.
-  public func gate(matching filter: QueryFilter, thresholds: GateThresholds) throws -> GateResult {
+  public func gate(
+    matching filter: QueryFilter, thresholds: GateThresholds,
+    options: FlagVerdict.Options = FlagVerdict.Options()
+  ) throws -> GateResult {
     try translating {
-      let flags = try verdicts(matching: filter, minSamples: thresholds.minSamples)
+      var options = options
+      options.minSamples = thresholds.minSamples ?? options.minSamples
+      let judged = try verdicts(matching: filter, options: options)
+      let flags = judged.map(\.verdict)
       var checks: [GateCheck] = []
       if thresholds.maxErrorRate != nil || thresholds.maxP99Nanoseconds != nil {
         let floor = thresholds.minSamples ?? GateThresholds.defaultMinSamples
@@ -37,7 +51,11 @@ extension QueryDatabase {
           checks.append(check)
         }
       }
-      return GateResult(flags: flags.filter { !$0.checks.isEmpty }, global: checks)
+      var result = GateResult(flags: flags.filter { !$0.checks.isEmpty }, global: checks)
+      result.reports = judged.map(\.report).filter { report in
+        result.flags.contains { $0.flag == report.key }
+      }
+      return result
     }
   }
 

@@ -19,6 +19,12 @@ public struct StageCohorts: Equatable, Sendable {
     /// ran (a duration below 1 ns counts as 1 ns): what a comparison of geometric means needs.
     public let logDurations: (count: Int, sum: Double, sumOfSquares: Double)
 
+    /// The moments of ln(duration), for a sequential latency comparison; `nil` below 2.
+    public var logMoments: Moments? {
+      Moments(
+        count: logDurations.count, sum: logDurations.sum, sumOfSquares: logDurations.sumOfSquares)
+    }
+
     /// The share of outcomes in sessions that lost data, 0 to 1 (0 with no outcomes).
     public var lostShare: Double { outcomes == 0 ? 0 : Double(lostOutcomes) / Double(outcomes) }
 

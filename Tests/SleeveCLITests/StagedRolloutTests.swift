@@ -1,0 +1,130 @@
+import Foundation
+import SleeveCore
+import SleeveRecorder
+import SleeveStore
+import SleeveTestSupport
+import Testing
+
+/// Whole staged rollouts driven by `sleeve check --apply`, one seeded session per run of the
+/// gate: each session reads the flag's state from the file, as an app would, and the gate
+/// advances, holds or rolls back.
+@MainActor
+@Suite("Staged rollouts through check --apply", .serialized)
+struct StagedRolloutTests {
+  static let stages: [Double] = [1, 5, 25, 50, 100]
+
+  static func definition() throws -> FlagDefinition {
+    FlagDefinition(
+      key: "new-checkout", owner: "payments",
+      thresholds: FlagThresholds(maxErrorRate: 0.10, minSamples: 20),
+      rollout: try RolloutPlan(unit: .key("user"), stages: stages, minSamples: 20),
+      // Measured durations are the machine's, not the test's: latency reports, never decides.
+      severities: [.latencyVersusOff: .advisory])
+  }
+
+  /// Records one session of `users` seeded users, one fire each. The new code fails with
+  /// `failureRate(share)` at the share the flag serves (a defect that shows only under load),
+  /// the old code with 1%.
+  func recordSession(
+    path: String, index: Int, users: Int, random: inout SeededGenerator,
+    failureRate: @escaping (RolloutPercentage) -> Double
+  ) async throws {
+    let flags = try DatabaseFlagProvider(path: path, definitions: [try Self.definition()])
+    let share =
+      flags.state(of: "new-checkout")?.servedPercentage ?? RolloutPercentage(basisPoints: 0)!
+    let recorder = try Recorder(path: path)
+    let session = try recorder.startSession(name: "stage run \(index)")
+    session.attach(flags)
+    let pay = Button(name: "checkout.pay", observer: session, flags: flags)
+    let draw = Draw()
+    let newRate = failureRate(share)
+    pay.on(
+      .touchUpInside, id: "submit", flag: "new-checkout",
+      fallback: { _ in if draw.value < 0.01 { throw TestFailure("old path failed") } }
+    ) { _ in
+      if draw.value < newRate { throw TestFailure("new path failed") }
+    }
+    for _ in 0..<users {
+      flags.setUnitKey("user-\(random.next() % 1_000_000_000)", named: "user")
+      draw.value = Double(random.next() % 1_000_000) / 1_000_000
+      pay.sendActions(for: .touchUpInside)
+    }
+    try await session.end()
+  }
+
+  /// Drives the rollout from 1% until it is enabled or rolled back (at most `runs` gates);
+  /// returns the share served at each gate and the last state.
+  func drive(seed: UInt64, failureRate: @escaping (RolloutPercentage) -> Double) async throws
+    -> (shares: [String], exits: [Int32], final: FlagLedger.Change)
+  {
+    let directory = TemporaryDirectory()
+    let path = directory.path("staged.sqlite")
+    let start = await CLIRunner.run([
+      "rollout", "new-checkout", "--percent", "1", "--db", path, "--create", "--actor", "owner",
+    ])
+    #expect(start.exit == 0, "\(start.error)")
+    var random = SeededGenerator(seed: seed)
+    var shares: [String] = []
+    var exits: [Int32] = []
+    for index in 0..<24 {
+      try await recordSession(
+        path: path, index: index, users: 1_200, random: &random, failureRate: failureRate)
+      let gate = await CLIRunner.run([
+        "check", "--db", path, "--session", "all", "--flag", "new-checkout", "--apply",
+      ])
+      let ledger = FlagLedger(connection: try Connection(path: path, mode: .readOnly))
+      let latest = try #require(try ledger.latestStates()["new-checkout"])
+      exits.append(gate.exit)
+      shares.append(
+        latest.rolloutBasisPoints.map { RolloutPercentage(basisPoints: $0)!.description }
+          ?? latest.state)
+      if latest.state != RolloutRecords.rollingOut { return (shares, exits, latest) }
+    }
+    let ledger = FlagLedger(connection: try Connection(path: path, mode: .readOnly))
+    return (shares, exits, try #require(try ledger.latestStates()["new-checkout"]))
+  }
+
+  @Test(
+    "a healthy rollout ramps through every stage to enabled, each step recorded by sleeve check")
+  func healthyRolloutRampsToEnabled() async throws {
+    let seed: UInt64 = 0x5eed_1611
+    let (shares, exits, final) = try await drive(seed: seed) { _ in 0.01 }
+    #expect(final.state == "enabled", "seed \(seed): \(shares)")
+    #expect(final.actor == "sleeve check")
+    #expect(final.reason?.hasPrefix("sleeve check: last stage passed") == true)
+    // Every stage was served, in order, and none was skipped.
+    var visited: [String] = []
+    for share in shares where visited.last != share { visited.append(share) }
+    #expect(
+      visited == ["1%", "5%", "25%", "50%", "enabled"], "seed \(seed): \(shares), exits \(exits)")
+    #expect(!exits.contains(1), "seed \(seed): a healthy rollout never rolls back: \(exits)")
+  }
+
+  @Test("a defect that shows at 25% passes 1% and 5%, then rolls back at 25%")
+  func defectRollsBackAtTwentyFivePercent() async throws {
+    let seed: UInt64 = 0x5eed_1612
+    let (shares, exits, final) = try await drive(seed: seed) { share in
+      share.basisPoints >= 2_500 ? 0.40 : 0.01
+    }
+    #expect(final.state == "rolledBack", "seed \(seed): \(shares)")
+    #expect(final.actor == "sleeve check")
+    var visited: [String] = []
+    for share in shares where visited.last != share { visited.append(share) }
+    #expect(
+      visited == ["1%", "5%", "25%", "rolledBack"], "seed \(seed): \(shares), exits \(exits)")
+    #expect(exits.last == 1)
+    #expect(final.reason?.contains("errorRate") == true, "\(final.reason ?? "")")
+  }
+}
+
+/// The error a seeded handler throws.
+private struct TestFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// The seeded draw of the fire in progress, read by the handlers.
+@MainActor
+private final class Draw {
+  var value = 0.0
+}
