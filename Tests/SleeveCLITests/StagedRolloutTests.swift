@@ -54,10 +54,10 @@ struct StagedRolloutTests {
 
   /// Drives the rollout from 1% until it is enabled or rolled back (at most `runs` gates);
   /// returns the share served at each gate and the last state.
-  func drive(seed: UInt64, failureRate: @escaping (RolloutPercentage) -> Double) async throws
-    -> (shares: [String], exits: [Int32], final: FlagLedger.Change)
-  {
-    let directory = TemporaryDirectory()
+  func drive(
+    seed: UInt64, in directory: TemporaryDirectory = TemporaryDirectory(),
+    failureRate: @escaping (RolloutPercentage) -> Double
+  ) async throws -> (shares: [String], exits: [Int32], final: FlagLedger.Change) {
     let path = directory.path("staged.sqlite")
     let start = await CLIRunner.run([
       "rollout", "new-checkout", "--percent", "1", "--db", path, "--create", "--actor", "owner",
@@ -98,6 +98,49 @@ struct StagedRolloutTests {
     #expect(
       visited == ["1%", "5%", "25%", "50%", "enabled"], "seed \(seed): \(shares), exits \(exits)")
     #expect(!exits.contains(1), "seed \(seed): a healthy rollout never rolls back: \(exits)")
+  }
+
+  @Test("flags and report show each stage's concurrent cohorts, and the timeline its shares")
+  func stagesAreShown() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("staged.sqlite")
+    _ = try await drive(seed: 0x5eed_1613, in: directory) { share in
+      share.basisPoints >= 2_500 ? 0.40 : 0.01
+    }
+    let flags = await CLIRunner.run(["flags", "--db", path, "--session", "all", "--wide"])
+    #expect(flags.exit == 0)
+    #expect(
+      flags.out.contains("new-checkout: Rollout by key:user · stages 1% (20 per cohort) → 5%"))
+    let rows = flags.out.split(separator: "\n").filter {
+      $0.hasPrefix("1% ") || $0.hasPrefix("5% ") || $0.hasPrefix("25% ")
+    }
+    #expect(rows.count == 3, "\(flags.out)")
+    #expect(flags.out.contains("rollingOut 25% (sleeve check: stage passed, now 25%"))
+    let json = await CLIRunner.run(["flags", "--db", path, "--session", "all", "--format", "json"])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+    let flag = try #require((object["flags"] as? [[String: Any]])?.first)
+    let rollout = try #require(flag["rollout"] as? [String: Any])
+    #expect(rollout["unit"] as? String == "key:user")
+    let cohorts = try #require(rollout["cohorts"] as? [[String: Any]])
+    #expect(cohorts.compactMap { $0["percent"] as? Double } == [1, 5, 25])
+    let quarter = try #require(cohorts.last)
+    let on = try #require(quarter["on"] as? [String: Any])
+    let off = try #require(quarter["off"] as? [String: Any])
+    // Units of a key rollout are users: one fire each here, so units equal outcomes.
+    #expect((on["units"] as? Int).map { $0 > 0 } == true)
+    #expect(on["units"] as? Int == on["outcomes"] as? Int)
+    #expect((on["units"] as? Int ?? 0) + (off["units"] as? Int ?? 0) == 1_200)
+    let history = try #require(flag["history"] as? [[String: Any]])
+    #expect(history.compactMap { $0["percent"] as? Double }.contains(25))
+    let report = await CLIRunner.run([
+      "report", "--db", path, "--session", "all", "--format", "markdown",
+    ])
+    #expect(report.out.contains("| share | on units | on n |"))
+    #expect(report.out.contains("- ") && report.out.contains("rollingOut 5% (sleeve check"))
+    let html = await CLIRunner.run(["report", "--db", path, "--session", "all", "--format", "html"])
+    // The timeline fills each rollout's band to its share: a quarter of 24 px at 25%.
+    #expect(html.out.contains("height=\"6.0\" fill="), "the 25% band is 6 of 24 px high")
   }
 
   @Test("a defect that shows at 25% passes 1% and 5%, then rolls back at 25%")

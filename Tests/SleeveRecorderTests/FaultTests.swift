@@ -13,10 +13,15 @@ struct FaultTests {
     let directory = TemporaryDirectory()
     let path = directory.path("full.sqlite")
     let errors = Locked<[RecorderError]>([])
+    // A few pages past the migrated schema, whatever its size: the disk fills mid-run.
+    let schemaPages =
+      try SleeveDatabase.openForWriting(path: path)
+      .scalarInt("PRAGMA page_count") ?? 0
     let recorder = try Recorder(
       path: path,
       options: RecorderOptions(
-        whenFull: .block, bufferCapacity: 512, flushCount: 64, pragmas: ["max_page_count = 43"],
+        whenFull: .block, bufferCapacity: 512, flushCount: 64,
+        pragmas: ["max_page_count = \(schemaPages + 4)"],
         onWriteError: { error in errors.withLock { $0.append(error) } }))
     let session = try recorder.startSession(name: "full")
     let button = Button(name: "b")

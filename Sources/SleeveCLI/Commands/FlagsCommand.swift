@@ -24,7 +24,8 @@ enum FlagsCommand: Command {
     for flag in flags {
       table.rows.append(
         [
-          Table.Cell(flag.key), Table.Cell(flag.state), Table.Cell(flag.owner ?? "-"),
+          Table.Cell(flag.key), Table.Cell(flag.history.last?.display ?? flag.state),
+          Table.Cell(flag.owner ?? "-"),
           Table.Cell(Formatting.percent(flag.maxErrorRate), raw: Formatting.raw(flag.maxErrorRate)),
           Table.Cell(
             Formatting.duration(flag.maxP99Nanoseconds.map(Double.init)),
@@ -64,6 +65,17 @@ enum FlagsCommand: Command {
         } ?? lines : lines
       context.console.out("\nHistory:\n" + fitted.map { $0 + "\n" }.joined())
     }
+    if context.format == .table || context.format == .markdown {
+      for flag in flags {
+        guard let line = ReportText.rolloutLine(flag) else { continue }
+        let stages = ReportText.stageTable(flag)
+        let rendered =
+          context.format == .table
+          ? TableLayout.render(stages, header: [], display: context.display) : stages.markdown
+        context.console.out(
+          "\n" + context.format.escapedLine("\(flag.key): " + line) + ":\n" + rendered)
+      }
+    }
     return .success
   }
 
@@ -101,7 +113,7 @@ enum FlagsCommand: Command {
       FlagJSON.definition(flag) + [
         ("on", cohort(flag.on)), ("off", cohort(flag.off)),
         ("decision", .string(verdict.decision.rawValue)),
-        ("history", FlagJSON.history(flag)),
+        ("history", FlagJSON.history(flag)), ("rollout", FlagJSON.rollout(flag)),
       ])
   }
 }

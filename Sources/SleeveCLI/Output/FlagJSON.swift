@@ -9,7 +9,49 @@ enum FlagJSON {
       ("key", .string(flag.key)), ("state", .string(flag.state)), ("owner", .text(flag.owner)),
       ("maxErrorRate", .number(flag.maxErrorRate)), ("maxP99", .integer(flag.maxP99Nanoseconds)),
       ("minSamples", .integer(flag.minSamples)),
+      ("servedPercent", .number(flag.servedPercent?.percent)),
     ]
+  }
+
+  /// The rollout: declared unit (`null`: none, so per fire), salt, stages, and the cohorts
+  /// at each share served.
+  static func rollout(_ flag: FlagReport) -> JSONValue {
+    func arm(_ arm: StageCohorts.Arm) -> JSONValue {
+      .object([
+        ("units", .integer(arm.units)), ("outcomes", .integer(arm.outcomes)),
+        ("n", .integer(arm.cohort.n)), ("failed", .integer(arm.cohort.failed)),
+        ("errorRate", .number(arm.cohort.errorRate)), ("p50", .number(arm.cohort.p50Nanoseconds)),
+        ("p99", .number(arm.cohort.p99Nanoseconds)), ("lostShare", .number(arm.lostShare)),
+      ])
+    }
+    return .object([
+      ("unit", .text(flag.rollout?.unit?.description)),
+      ("effectiveUnit", .string((flag.rollout ?? .none).effectiveUnit.description)),
+      (
+        "stages",
+        .array(
+          (flag.rollout?.stages ?? []).map { stage in
+            .object([
+              ("percent", .number(stage.percent.percent)),
+              ("minSamples", .integer(stage.minSamples)),
+            ])
+          })
+      ),
+      (
+        "cohorts",
+        .array(
+          flag.stages.map { stage in
+            let split = SampleRatioTest(
+              unitsOn: stage.on.units, unitsOff: stage.off.units, shareOn: stage.percent.fraction)
+            return .object([
+              ("percent", .number(stage.percent.percent)), ("on", arm(stage.on)),
+              ("off", arm(stage.off)),
+              ("unassigned", .integer(stage.unassigned)),
+              ("splitPValue", .number(split?.pValue)), ("split", .text(split?.outcome.description)),
+            ])
+          })
+      ),
+    ])
   }
 
   /// The state changes, oldest first.
@@ -17,7 +59,8 @@ enum FlagJSON {
     .array(
       flag.history.map { change in
         .object([
-          ("state", .string(change.state)), ("reason", .text(change.reason)),
+          ("state", .string(change.state)), ("percent", .number(change.percent?.percent)),
+          ("reason", .text(change.reason)),
           ("actor", .text(change.actor)),
           ("at", .string(Formatting.timestamp(unixNanoseconds: change.atUnixNanoseconds))),
           ("session", .integer(change.session)),

@@ -23,6 +23,9 @@ enum HTMLReport {
         + section.verdict.decision.rawValue + "</span></h3>"
       body += "<p>\(e(ReportText.flagLine(flag)))</p>"
       body += table(ReportText.cohortTable(flag))
+      if let rollout = ReportText.rolloutLine(flag) {
+        body += "<p>\(e(rollout))</p>" + table(ReportText.stageTable(flag))
+      }
       if !section.verdict.checks.isEmpty {
         body += table(VerdictTable.table(section.verdict.checks))
       }

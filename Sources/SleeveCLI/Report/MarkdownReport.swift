@@ -22,6 +22,9 @@ enum MarkdownReport {
       out += "\n### \(e(flag.key)): \(section.verdict.decision.rawValue)\n\n"
       out += e(ReportText.flagLine(flag)) + "\n\n"
       out += ReportText.cohortTable(flag).markdown + "\n"
+      if let rollout = ReportText.rolloutLine(flag) {
+        out += e(rollout) + "\n\n" + ReportText.stageTable(flag).markdown + "\n"
+      }
       if !section.verdict.checks.isEmpty {
         out += VerdictTable.table(section.verdict.checks).markdown + "\n"
       }
@@ -91,7 +94,7 @@ enum ReportText {
   }
 
   static func flagLine(_ flag: FlagReport) -> String {
-    var parts = ["State: \(flag.state)"]
+    var parts = ["State: \(flag.history.last?.display ?? flag.state)"]
     if let reason = flag.history.last?.reason { parts[0] += " (\(reason))" }
     if let owner = flag.owner { parts.append("owner \(owner)") }
     var thresholds: [String] = []
@@ -141,9 +144,66 @@ enum ReportText {
   }
 
   static func changeLine(_ change: FlagReport.Change) -> String {
-    Formatting.timestamp(unixNanoseconds: change.atUnixNanoseconds) + " " + change.state
+    Formatting.timestamp(unixNanoseconds: change.atUnixNanoseconds) + " " + change.display
       + (change.reason.map { " (\($0))" } ?? "") + (change.actor.map { " by \($0)" } ?? "")
       + (change.session == nil ? " [command line]" : "")
+  }
+
+  /// How the flag rolls out by percentage (its unit, stages and the share served now), or
+  /// `nil` for a flag that never served a share.
+  static func rolloutLine(_ flag: FlagReport) -> String? {
+    guard !flag.stages.isEmpty || flag.history.contains(where: { $0.percent != nil }) else {
+      return nil
+    }
+    var parts: [String] = []
+    if let unit = flag.rollout?.unit {
+      parts.append("Rollout by \(unit)")
+    } else {
+      parts.append("Rollout by fire (the flag declares no unit)")
+    }
+    if let stages = flag.rollout?.stages, !stages.isEmpty {
+      parts.append(
+        "stages "
+          + stages.map { "\($0.percent) (\($0.minSamples) per cohort)" }
+          .joined(separator: " → "))
+    }
+    if let served = flag.servedPercent { parts.append("serving \(served)") }
+    return parts.joined(separator: " · ")
+  }
+
+  /// One row per share the flag served: the two concurrent cohorts, their units, the split's
+  /// sample-ratio p-value, the share of each cohort in sessions that lost data, and the
+  /// outcomes outside the split.
+  static func stageTable(_ flag: FlagReport) -> Table {
+    var table = Table(
+      columns: [
+        "share", "on units", "on n", "on error rate", "on p50", "on p99", "off units", "off n",
+        "off error rate", "off p50", "off p99", "split p", "lost on/off", "unassigned",
+      ], numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13])
+    for stage in flag.stages {
+      let split = SampleRatioTest(
+        unitsOn: stage.on.units, unitsOff: stage.off.units, shareOn: stage.percent.fraction)
+      func arm(_ arm: StageCohorts.Arm) -> [String] {
+        [
+          String(arm.units), String(arm.cohort.n), Formatting.percent(arm.cohort.errorRate),
+          Formatting.duration(arm.cohort.p50Nanoseconds),
+          Formatting.duration(arm.cohort.p99Nanoseconds) + (arm.cohort.p99Insufficient ? "*" : ""),
+        ]
+      }
+      let splitText: String =
+        switch split?.outcome {
+        case .consistent?, .mismatch?:
+          VerdictTable.pValue(split?.pValue) + (split?.isMismatch == true ? " mismatch" : "")
+        default: "-"
+        }
+      table.rows.append(
+        ([stage.percent.description] + arm(stage.on) + arm(stage.off) + [
+          splitText,
+          Formatting.percent(stage.on.lostShare) + " / " + Formatting.percent(stage.off.lostShare),
+          String(stage.unassigned),
+        ]).map { Table.Cell($0) })
+    }
+    return table
   }
 
   static func interval(_ interval: WilsonInterval?) -> String {

@@ -84,7 +84,9 @@ enum SVGCharts {
     return svg + "</svg>"
   }
 
-  /// A flag's states over time, one coloured band per state.
+  /// A flag's states over time, one coloured band per state; a rollout's band is filled in
+  /// the enabled colour from the bottom to the share it served, so the chart reads as the
+  /// percentage over time.
   static func timeline(flag: String, history: [FlagReport.Change], endUnixNanoseconds: Int64)
     -> String
   {
@@ -112,8 +114,15 @@ enum SVGCharts {
       svg +=
         "<rect x=\"\(fixed(x))\" y=\"34\" width=\"\(fixed(bandWidth))\" height=\"24\" "
         + "fill=\"\(color)\"><title>\(MarkupText.escaped(ReportText.changeLine(change)))</title></rect>"
+      if let percent = change.percent, percent.basisPoints > 0 {
+        let filled = 24 * percent.fraction
+        svg +=
+          "<rect x=\"\(fixed(x))\" y=\"\(fixed(58 - filled))\" width=\"\(fixed(bandWidth))\" "
+          + "height=\"\(fixed(filled))\" fill=\"\(colors.enabled)\"><title>"
+          + "\(MarkupText.escaped(ReportText.changeLine(change)))</title></rect>"
+      }
       svg +=
-        "<text x=\"\(fixed(x + 3))\" y=\"72\" font-size=\"10\">\(MarkupText.escaped(change.state))</text>"
+        "<text x=\"\(fixed(x + 3))\" y=\"72\" font-size=\"10\">\(MarkupText.escaped(change.display))</text>"
     }
     return svg + "</svg>"
   }
