@@ -138,6 +138,22 @@ struct StagedRolloutTests {
     ])
     #expect(report.out.contains("| share | on units | on n |"))
     #expect(report.out.contains("- ") && report.out.contains("rollingOut 5% (sleeve check"))
+    let diff = await CLIRunner.run([
+      "diff", "--db", path, "--baseline", "session=1", "--candidate", "session=4",
+    ])
+    #expect(diff.exit == 0, "\(diff.error)")
+    #expect(diff.out.contains("Rollout of new-checkout, baseline:\nshare"), "\(diff.out)")
+    #expect(diff.out.contains("Rollout of new-checkout, candidate:\nshare"), "\(diff.out)")
+    let diffJSON = await CLIRunner.run([
+      "diff", "--db", path, "--baseline", "session=1", "--candidate", "session=4", "--format",
+      "json",
+    ])
+    let sides = try #require(
+      (try JSONSerialization.jsonObject(with: Data(diffJSON.out.utf8)) as? [String: Any])?[
+        "rollouts"] as? [String: Any])
+    let candidate = try #require(
+      (sides["candidate"] as? [String: Any])?["new-checkout"] as? [[String: Any]])
+    #expect(candidate.compactMap { $0["percent"] as? Double } == [25])
     let html = await CLIRunner.run(["report", "--db", path, "--session", "all", "--format", "html"])
     // The timeline fills each rollout's band to its share: a quarter of 24 px at 25%.
     #expect(html.out.contains("height=\"6.0\" fill="), "the 25% band is 6 of 24 px high")

@@ -12,8 +12,9 @@ enum DiffCommand: Command {
       the Hodges-Lehmann shift; both one-sided, with a minimum change, and Holm-adjusted
       across every row (BH q-values shown). Where every session recorded its test, sides
       are compared test by test (Cochran-Mantel-Haenszel, van Elteren). A failure type the
-      baseline never had is a regression at any rate. Exit 0 whatever the verdicts (gate
-      with 'sleeve check --baseline').
+      baseline never had is a regression at any rate. A flag rolling out by percentage shows
+      each side's concurrent cohorts per served share below the table (and under "rollouts"
+      in JSON). Exit 0 whatever the verdicts (gate with 'sleeve check --baseline').
       """,
     options: [SharedOptions.db, JudgedFormat.option] + TerminalDisplay.options
       + BaselineSelection.filters + [
@@ -34,7 +35,7 @@ enum DiffCommand: Command {
           + "flag or variant", command: spec.name)
     }
     let database = try context.openDatabase()
-    let (plan, diff) = try database.snapshot {
+    let (plan, diff, stages) = try database.snapshot {
       let sessions = try BaselineSelection.sessions(
         baseline: sides.baseline, candidate: sides.candidate, in: database,
         arguments: arguments, context: context)
@@ -46,18 +47,52 @@ enum DiffCommand: Command {
         plan,
         try database.diff(
           baseline: sessions.baseline, candidate: sessions.candidate, filter: sides.shared,
-          by: grouping, options: sides.options)
+          by: grouping, options: sides.options),
+        [
+          ("baseline", try database.rolloutStages(in: sessions.baseline, filter: sides.shared)),
+          ("candidate", try database.rolloutStages(in: sessions.candidate, filter: sides.shared)),
+        ]
       )
     }
     if let ci = format.ci {
       try ci.emit(CIReport.diff(diff), context: context)
     } else if context.format == .markdown {
-      context.console.out(DiffTable.markdown(diff, title: "sleeve diff"))
+      context.console.out(
+        DiffTable.markdown(diff, title: "sleeve diff") + stageSections(stages, context))
     } else {
+      var json = DiffTable.json(diff)
+      if case .object(let fields) = json, stages.contains(where: { !$0.1.isEmpty }) {
+        let rollouts = stages.map { side, flags in
+          (
+            side,
+            JSONValue.object(
+              flags.sorted { $0.key < $1.key }.map { ($0.key, FlagJSON.cohorts($0.value)) })
+          )
+        }
+        json = .object(fields + [("rollouts", .object(rollouts))])
+      }
       context.print(
-        table: DiffTable.table(diff), json: DiffTable.json(diff),
+        table: DiffTable.table(diff), json: json,
         header: DiffTable.summary(diff) + ". " + DiffTable.sidesLine(diff) + " " + plan.sentence)
+      if context.format == .table { context.console.out(stageSections(stages, context)) }
     }
     return .success
+  }
+
+  /// Each side's rollout cohorts per served share, flag by flag; empty without rollouts.
+  private static func stageSections(
+    _ sides: [(String, [String: [StageCohorts]])], _ context: CommandContext
+  ) -> String {
+    var out = ""
+    for (side, flags) in sides {
+      for (flag, stages) in flags.sorted(by: { $0.key < $1.key }) where !stages.isEmpty {
+        let table = ReportText.stageTable(stages)
+        out +=
+          "\n" + context.format.escapedLine("Rollout of \(flag), \(side):") + "\n"
+          + (context.format == .table
+            ? TableLayout.render(table, header: [], display: context.display) : table.markdown)
+      }
+    }
+    return out
   }
 }

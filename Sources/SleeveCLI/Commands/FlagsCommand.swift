@@ -68,7 +68,7 @@ enum FlagsCommand: Command {
     if context.format == .table || context.format == .markdown {
       for flag in flags {
         guard let line = ReportText.rolloutLine(flag) else { continue }
-        let stages = ReportText.stageTable(flag)
+        let stages = ReportText.stageTable(flag.stages)
         let rendered =
           context.format == .table
           ? TableLayout.render(stages, header: [], display: context.display) : stages.markdown

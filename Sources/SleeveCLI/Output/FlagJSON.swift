@@ -16,15 +16,7 @@ enum FlagJSON {
   /// The rollout: declared unit (`null`: none, so per fire), salt, stages, and the cohorts
   /// at each share served.
   static func rollout(_ flag: FlagReport) -> JSONValue {
-    func arm(_ arm: StageCohorts.Arm) -> JSONValue {
-      .object([
-        ("units", .integer(arm.units)), ("outcomes", .integer(arm.outcomes)),
-        ("n", .integer(arm.cohort.n)), ("failed", .integer(arm.cohort.failed)),
-        ("errorRate", .number(arm.cohort.errorRate)), ("p50", .number(arm.cohort.p50Nanoseconds)),
-        ("p99", .number(arm.cohort.p99Nanoseconds)), ("lostShare", .number(arm.lostShare)),
-      ])
-    }
-    return .object([
+    .object([
       ("unit", .text(flag.rollout?.unit?.description)),
       ("effectiveUnit", .string((flag.rollout ?? .none).effectiveUnit.description)),
       (
@@ -37,21 +29,31 @@ enum FlagJSON {
             ])
           })
       ),
-      (
-        "cohorts",
-        .array(
-          flag.stages.map { stage in
-            let split = SampleRatioTest(
-              unitsOn: stage.on.units, unitsOff: stage.off.units, shareOn: stage.percent.fraction)
-            return .object([
-              ("percent", .number(stage.percent.percent)), ("on", arm(stage.on)),
-              ("off", arm(stage.off)),
-              ("unassigned", .integer(stage.unassigned)),
-              ("splitPValue", .number(split?.pValue)), ("split", .text(split?.outcome.description)),
-            ])
-          })
-      ),
+      ("cohorts", cohorts(flag.stages)),
     ])
+  }
+
+  /// Each served share's cohorts: units, outcomes, n, errors, p50, p99 and lost share per
+  /// arm, the outcomes outside the split, and the split's sample-ratio check.
+  static func cohorts(_ stages: [StageCohorts]) -> JSONValue {
+    func arm(_ arm: StageCohorts.Arm) -> JSONValue {
+      .object([
+        ("units", .integer(arm.units)), ("outcomes", .integer(arm.outcomes)),
+        ("n", .integer(arm.cohort.n)), ("failed", .integer(arm.cohort.failed)),
+        ("errorRate", .number(arm.cohort.errorRate)), ("p50", .number(arm.cohort.p50Nanoseconds)),
+        ("p99", .number(arm.cohort.p99Nanoseconds)), ("lostShare", .number(arm.lostShare)),
+      ])
+    }
+    return .array(
+      stages.map { stage in
+        let split = SampleRatioTest(
+          unitsOn: stage.on.units, unitsOff: stage.off.units, shareOn: stage.percent.fraction)
+        return .object([
+          ("percent", .number(stage.percent.percent)), ("on", arm(stage.on)),
+          ("off", arm(stage.off)), ("unassigned", .integer(stage.unassigned)),
+          ("splitPValue", .number(split?.pValue)), ("split", .text(split?.outcome.description)),
+        ])
+      })
   }
 
   /// The state changes, oldest first.

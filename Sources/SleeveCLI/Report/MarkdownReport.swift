@@ -23,7 +23,7 @@ enum MarkdownReport {
       out += e(ReportText.flagLine(flag)) + "\n\n"
       out += ReportText.cohortTable(flag).markdown + "\n"
       if let rollout = ReportText.rolloutLine(flag) {
-        out += e(rollout) + "\n\n" + ReportText.stageTable(flag).markdown + "\n"
+        out += e(rollout) + "\n\n" + ReportText.stageTable(flag.stages).markdown + "\n"
       }
       if !section.verdict.checks.isEmpty {
         out += VerdictTable.table(section.verdict.checks).markdown + "\n"
@@ -174,13 +174,13 @@ enum ReportText {
   /// One row per share the flag served: the two concurrent cohorts, their units, the split's
   /// sample-ratio p-value, the share of each cohort in sessions that lost data, and the
   /// outcomes outside the split.
-  static func stageTable(_ flag: FlagReport) -> Table {
+  static func stageTable(_ stages: [StageCohorts]) -> Table {
     var table = Table(
       columns: [
         "share", "on units", "on n", "on error rate", "on p50", "on p99", "off units", "off n",
         "off error rate", "off p50", "off p99", "split p", "lost on/off", "unassigned",
       ], numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13])
-    for stage in flag.stages {
+    for stage in stages {
       let split = SampleRatioTest(
         unitsOn: stage.on.units, unitsOff: stage.off.units, shareOn: stage.percent.fraction)
       func arm(_ arm: StageCohorts.Arm) -> [String] {

@@ -40,8 +40,7 @@ extension QueryDatabase {
           })
         let history = try changes(in: ids)
         let plans = try RolloutRecords.plans(of: ids, connection: connection)
-        let stages = try RolloutScan(database: self, sessions: sessions, filter: variantFilter)
-          .run()
+        let stages = try rolloutStages(in: sessions, filter: variantFilter)
         // Narrowed to some handlers or controls, only the flags that gate them are relevant.
         var keys =
           filter.handler != nil || filter.control != nil
@@ -62,6 +61,18 @@ extension QueryDatabase {
           return report
         }
       }
+    }
+  }
+
+  /// The cohorts of every share a percentage rollout served in `sessions`, by flag key, each
+  /// flag's shares rising (raw rows; a pruned session contributes none).
+  public func rolloutStages(in sessions: [SessionSummary], filter: QueryFilter) throws
+    -> [String: [StageCohorts]]
+  {
+    var all = filter
+    all.session = .all
+    return try translating {
+      try RolloutScan(database: self, sessions: sessions, filter: all).run()
     }
   }
 
