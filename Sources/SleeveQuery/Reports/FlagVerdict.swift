@@ -266,9 +266,10 @@ public struct FlagVerdict: Equatable, Sendable {
     let n = min(on.n, off.n)
     let comparison = SequentialComparison.errorRates(
       failuresOn: on.failed, trialsOn: on.n, failuresOff: off.failed, trialsOff: off.n)
+    // Enough samples but no comparison: both arms are one constant (no variance), so
+    // nothing differs; as the fixed-horizon test's p = 1 says, that passes.
     let verdict: GateCheck.Verdict =
-      n < floor || comparison == nil
-      ? .insufficient : (comparison!.isAboveZero ? .breach : .pass)
+      n < floor ? .insufficient : (comparison?.isAboveZero == true ? .breach : .pass)
     var check = GateCheck(
       subject: subject + " (on vs off)", metric: .errorRateVersusOff, value: on.errorRate,
       threshold: off.errorRate ?? 0, n: n, minSamples: floor, verdict: verdict,
@@ -277,7 +278,7 @@ public struct FlagVerdict: Equatable, Sendable {
         + (comparison.map {
           "; on minus off \(NumberText.signedPercent($0.estimate)) in "
             + "[\(NumberText.signedPercent($0.lower)), \(NumberText.signedPercent($0.upper))]"
-        } ?? "; no evidence (too few or no variance)"))
+        } ?? "; " + noVarianceNote))
     check.methodDetail =
       (comparison?.method ?? SequentialComparison.method())
       + ", on minus off; flag-on worse when the interval lies above 0"
@@ -296,9 +297,9 @@ public struct FlagVerdict: Equatable, Sendable {
       off.log.flatMap { SequentialComparison.logLatency(on: onLog, off: $0) }
     }
     let verdict: GateCheck.Verdict
-    if n < floor || ratio == nil {
+    if n < floor {
       verdict = .insufficient
-    } else if ratio!.isWorse && ratio!.ratio >= 1 + practicalShift {
+    } else if let ratio, ratio.isWorse && ratio.ratio >= 1 + practicalShift {
       verdict = .breach
     } else {
       verdict = .pass
@@ -310,7 +311,7 @@ public struct FlagVerdict: Equatable, Sendable {
       detail: ratio.map {
         "geometric mean on/off \(NumberText.ratio($0.ratio)) in [\(NumberText.ratio($0.lower)), "
           + "\(NumberText.ratio($0.upper))]"
-      } ?? "no evidence (too few or no variance)")
+      } ?? noVarianceNote)
     check.methodDetail =
       (ratio?.method ?? SequentialComparison.method() + ", on mean ln(duration)")
       + "; flag-on slower when the ratio's interval lies above 1 and the ratio is at least "
