@@ -100,6 +100,50 @@ struct StagedRolloutTests {
     #expect(!exits.contains(1), "seed \(seed): a healthy rollout never rolls back: \(exits)")
   }
 
+  /// The README's percentage-rollout example, run for real.
+  func readmeStagedExample(databasePath: String, signedInUserID: String) throws
+    -> DatabaseFlagProvider
+  {
+    // STAGED:begin
+    let newCheckout = FlagDefinition(
+      key: "new-checkout", owner: "payments",
+      thresholds: FlagThresholds(maxErrorRate: 0.02, minSamples: 50),
+      rollout: try RolloutPlan(unit: .key("user"), stages: [1, 5, 25, 50, 100], minSamples: 200),
+      severities: [.latencyVersusOff: .advisory])
+    let flags = try DatabaseFlagProvider(path: databasePath, definitions: [newCheckout])
+    flags.setUnitKey(signedInUserID, named: "user")  // the unit this flag is assigned by
+    // STAGED:end
+    return flags
+  }
+
+  @Test("the README's percentage-rollout example runs, and the README shows exactly it")
+  func readmeStagedExampleRuns() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("readme.sqlite")
+    #expect(
+      await CLIRunner.run(["rollout", "new-checkout", "--percent", "25", "--db", path, "--create"])
+        .exit == 0)
+    let flags = try readmeStagedExample(databasePath: path, signedInUserID: "user-42")
+    #expect(
+      flags.state(of: "new-checkout")
+        == .rollingOut(percent: RolloutPercentage(basisPoints: 2_500)!))
+    let session = try Recorder(path: path).startSession(name: "readme")
+    session.attach(flags)
+    let pay = Button(name: "checkout.pay", observer: session, flags: flags)
+    var ran: [String] = []
+    pay.on(.touchUpInside, flag: "new-checkout", fallback: { _ in ran.append("off") }) { _ in
+      ran.append("on")
+    }
+    pay.sendActions(for: .touchUpInside)
+    try await session.end()
+    // The README's script line gives user-42's assignment at 25%: bucket 4856, so off.
+    #expect(ran == ["off"])
+    let (tested, shown) = try ReadmeSnippet.pair(
+      testFile: #filePath, marker: "STAGED",
+      heading: "### Percentage rollouts, stages, and a gate you can ask again and again")
+    #expect(tested == shown)
+  }
+
   @Test("flags and report show each stage's concurrent cohorts, and the timeline its shares")
   func stagesAreShown() async throws {
     let directory = TemporaryDirectory()
