@@ -35,8 +35,15 @@ struct RolloutScan {
     var tallies: [Key: Tally] = [:]
     var unassigned: [String: [Int: Int]] = [:]
     try database.translating {
+      let any = try database.connection.prepare(
+        "SELECT EXISTS (SELECT 1 FROM outcome_rollouts WHERE outcome_id BETWEEN ? AND ?)")
       for session in sessions {
         guard let ids = session.idRange else { continue }
+        // Most sessions hold no rollout: one probe of the key range, then nothing to route.
+        any.reset()
+        try any.bind(ids.lowerBound, at: 1)
+        try any.bind(ids.upperBound, at: 2)
+        guard try any.step(), any.int64(at: 0) != 0 else { continue }
         var keys: [GroupKey] = []
         var indexOfKey: [GroupKey: Int32] = [:]
         let routes = try HandlerRoutes(
