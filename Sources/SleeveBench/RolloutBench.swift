@@ -2,7 +2,8 @@ import SleeveCore
 
 /// Percentage rollouts on the dispatch path: one handler fired with no observer, ungated,
 /// gated by an on/off flag, and gated by a 50% rollout per fire, per key and per session, all
-/// in one process (see scripts/bench, `SLEEVE_BENCH_ONLY=rollout`).
+/// in one process (see scripts/bench, `SLEEVE_BENCH_ONLY=rollout`); the on/off flag and the
+/// rollouts by fire and key again through a provider that is not an `InMemoryFlagProvider`.
 @MainActor
 enum RolloutBench {
   /// The handler each case fires.
@@ -17,6 +18,23 @@ enum RolloutBench {
     case rolloutKey = "rollout-key"
     /// Gated by a flag rolling out at 50%, unit session (no observer: the process's unit).
     case rolloutSession = "rollout-session"
+    /// (b) through a provider that is not an ``InMemoryFlagProvider``.
+    case forwardedOnOff = "forwarded-on-off"
+    /// (c) through a provider that is not an ``InMemoryFlagProvider``.
+    case forwardedRolloutFire = "forwarded-rollout-fire"
+    /// (d) through a provider that is not an ``InMemoryFlagProvider``.
+    case forwardedRolloutKey = "forwarded-rollout-key"
+  }
+
+  /// A provider that is not an ``InMemoryFlagProvider``, as an app's own or
+  /// `DatabaseFlagProvider` is: it forwards each question to one, so each answer costs a lock
+  /// and a lookup as theirs do, and a rollout takes the path every other provider takes (its
+  /// definition and unit key asked for, and hashed, at each fire).
+  struct ForwardingFlagProvider: FlagProvider {
+    let inner: InMemoryFlagProvider
+    func state(of key: String) -> FlagState? { inner.state(of: key) }
+    func definition(of key: String) -> FlagDefinition? { inner.definition(of: key) }
+    func unitKey(named name: String) -> String? { inner.unitKey(named: name) }
   }
 
   /// The flag every gated case names.
@@ -26,18 +44,24 @@ enum RolloutBench {
   /// and fallback do the same work, so a rollout's split does not change the handler's cost).
   static func button(for benchCase: Case, tally: Tally) -> Button {
     let half = RolloutPercentage(basisPoints: 5_000)!
-    let flags: InMemoryFlagProvider
+    let memory: InMemoryFlagProvider
     switch benchCase {
-    case .ungated, .onOff:
-      flags = InMemoryFlagProvider([flagKey: .enabled])
-    case .rolloutFire:
-      flags = provider(half, unit: .fire)
-    case .rolloutKey:
-      flags = provider(half, unit: .key("user"))
-      flags.setUnitKey("user-4711", named: "user")
+    case .ungated, .onOff, .forwardedOnOff:
+      memory = InMemoryFlagProvider([flagKey: .enabled])
+    case .rolloutFire, .forwardedRolloutFire:
+      memory = provider(half, unit: .fire)
+    case .rolloutKey, .forwardedRolloutKey:
+      memory = provider(half, unit: .key("user"))
+      memory.setUnitKey("user-4711", named: "user")
     case .rolloutSession:
-      flags = provider(half, unit: .session)
+      memory = provider(half, unit: .session)
     }
+    let flags: any FlagProvider =
+      switch benchCase {
+      case .forwardedOnOff, .forwardedRolloutFire, .forwardedRolloutKey:
+        ForwardingFlagProvider(inner: memory)
+      default: memory
+      }
     let button = Button(name: "bench", observer: nil, flags: flags)
     if benchCase == .ungated {
       button.on(.touchUpInside) { _ in tally.count &+= 1 }

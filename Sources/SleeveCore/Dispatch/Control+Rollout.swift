@@ -11,9 +11,7 @@ extension Control {
     if let memory = Self.inMemory(flags) {
       inputs = memory.rolloutInputs(of: key)
     } else {
-      var asked = RolloutHash.Inputs(key: key, plan: flags.definition(of: key)?.rollout ?? .none)
-      if let name = asked.unitKeyName { asked.setUnitKey(flags.unitKey(named: name)) }
-      inputs = asked
+      inputs = Self.inputs(of: key, askedOf: flags)
     }
     let prefix = inputs.prefix
     let state: UInt64?
@@ -48,6 +46,20 @@ extension Control {
     return withUnsafePointer(to: flags) {
       UnsafeRawPointer($0).load(as: InMemoryFlagProvider.self)
     }
+  }
+
+  /// The inputs of flag `key` from any other provider: its definition and unit key, asked
+  /// for and hashed at each fire.
+  private static func inputs(of key: String, askedOf flags: any FlagProvider)
+    -> RolloutHash.Inputs
+  {
+    var inputs: RolloutHash.Inputs
+    switch flags.definition(of: key) {
+    case .some(let definition): inputs = RolloutHash.Inputs(key: key, plan: definition.rollout)
+    case .none: inputs = RolloutHash.Inputs(key: key, plan: .none)
+    }
+    if let name = inputs.unitKeyName { inputs.setUnitKey(flags.unitKey(named: name)) }
+    return inputs
   }
 
   /// An observed fire's unit number: its id.
