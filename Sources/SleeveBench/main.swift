@@ -26,6 +26,12 @@
 //                                               INSERT … SELECT through ATTACH (markdown)
 //   SleeveBench long-session N PATH             records N invocations into PATH and exits
 //                                               (for /usr/bin/time -v)
+//   SleeveBench rollout-timing                  best ns per fire of one handler with no
+//                                               observer: ungated, on/off-gated and gated by
+//                                               a 50% rollout per fire, key and session, one
+//                                               line `CASE NS` each (one process, same run)
+//   SleeveBench rollout-probe CASE N            fires N times into that case's handler and
+//                                               exits (for valgrind)
 //   SleeveBench --alloc-probe|--plain-probe|--observed-probe H N
 //                                               fires N times into H handlers and exits
 //                                               (for valgrind)
@@ -91,6 +97,12 @@ do {
   case "long-session" where arguments.count == 3:
     guard let invocations = Int(arguments[1]) else { throw BenchFailure("bad count") }
     try await RecorderBench.longSession(invocations: invocations, path: arguments[2])
+  case "rollout-timing" where arguments.count == 1:
+    try RolloutBench.printTimings()
+  case "rollout-probe" where arguments.count == 3:
+    guard let benchCase = RolloutBench.Case(rawValue: arguments[1]), let fires = Int(arguments[2])
+    else { throw BenchFailure("bad rollout-probe arguments") }
+    RolloutBench.runProbe(benchCase, fires: fires)
   case let mode? where mode.hasSuffix("-probe") && arguments.count == 3:
     guard let handlers = Int(arguments[1]), let fires = Int(arguments[2]) else {
       throw BenchFailure("bad probe arguments")

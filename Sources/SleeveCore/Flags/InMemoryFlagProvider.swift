@@ -14,9 +14,30 @@
 public final class InMemoryFlagProvider: FlagProvider {
   private struct Contents {
     var states: [String: FlagState]
-    var definitions: [String: FlagDefinition]
-    var unitKeys: [String: String] = [:]
+    private(set) var definitions: [String: FlagDefinition] = [:]
+    private(set) var unitKeys: [String: String] = [:]
+    /// Each defined flag's rollout inputs, hashed when it is defined and when a unit key it
+    /// reads is set, so a fire hashes only its own unit.
+    private(set) var rollouts: [String: RolloutHash.Inputs] = [:]
     var observers: [ObserverReference] = []
+
+    init(states: [String: FlagState]) { self.states = states }
+
+    mutating func define(_ definition: FlagDefinition) {
+      definitions[definition.key] = definition
+      var inputs = RolloutHash.Inputs(key: definition.key, plan: definition.rollout)
+      if let name = inputs.unitKeyName { inputs.setUnitKey(unitKeys[name]) }
+      rollouts[definition.key] = inputs
+    }
+
+    /// Sets a unit key and rehashes every rollout that reads it: one pass over the defined
+    /// flags, so setting a key costs in proportion to them (a fire costs the same).
+    mutating func setUnitKey(_ value: String?, named name: String) {
+      unitKeys[name] = value
+      for (key, inputs) in rollouts where inputs.unitKeyName == name {
+        rollouts[key]?.setUnitKey(value)
+      }
+    }
   }
 
   /// An observer held weakly when it is a class instance, strongly when it is a value.
@@ -46,9 +67,9 @@ public final class InMemoryFlagProvider: FlagProvider {
   /// Creates a provider with initial states and definitions. A later definition with the same
   /// key as an earlier one wins.
   public init(_ states: [String: FlagState] = [:], definitions: [FlagDefinition] = []) {
-    var byKey: [String: FlagDefinition] = [:]
-    for definition in definitions { byKey[definition.key] = definition }
-    contents = Locked(Contents(states: states, definitions: byKey))
+    var initial = Contents(states: states)
+    for definition in definitions { initial.define(definition) }
+    contents = Locked(initial)
   }
 
   /// The flag's current state, or `nil` for a key never set.
@@ -61,6 +82,15 @@ public final class InMemoryFlagProvider: FlagProvider {
     contents.withLock { $0.definitions[key] }
   }
 
+  /// What assigning a unit to flag `key`'s rollout needs, as ``definition(of:)`` and
+  /// ``unitKey(named:)`` would give it, from one lookup under one lock: from the flag's
+  /// definition, or from ``RolloutPlan/none`` for a key never defined.
+  func rolloutInputs(of key: String) -> RolloutHash.Inputs {
+    if let inputs = contents.withLock({ $0.rollouts[key] }) { return inputs }
+    // Never defined: the default plan (unit fire, which reads no key), hashed off the lock.
+    return RolloutHash.Inputs(key: key, plan: .none)
+  }
+
   /// The value set for rollout unit key `name`, or `nil` while none is set.
   public func unitKey(named name: String) -> String? {
     contents.withLock { $0.unitKeys[name] }
@@ -69,7 +99,7 @@ public final class InMemoryFlagProvider: FlagProvider {
   /// Sets (or, with `nil`, clears) the value of rollout unit key `name`: the user or device
   /// id a ``RolloutUnit/key(_:)`` rollout assigns by. Fires after the change use it.
   public func setUnitKey(_ value: String?, named name: String) {
-    contents.withLock { $0.unitKeys[name] = value }
+    contents.withLock { $0.setUnitKey(value, named: name) }
   }
 
   /// Every known flag's definition, sorted by key.
@@ -79,7 +109,7 @@ public final class InMemoryFlagProvider: FlagProvider {
 
   /// Adds or replaces a flag's definition. Its state is unchanged.
   public func define(_ definition: FlagDefinition) {
-    contents.withLock { $0.definitions[definition.key] = definition }
+    contents.withLock { $0.define(definition) }
   }
 
   /// Sets a flag's state and reports the change to every observer, even when the state is

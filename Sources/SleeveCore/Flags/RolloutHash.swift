@@ -45,11 +45,24 @@ public enum RolloutHash {
     return (state ^ 0) &* 0x100_0000_01b3
   }
 
-  /// `state` after `text`'s UTF-8 bytes.
+  /// `state` after `text`'s UTF-8 bytes. A native or small string is read in place, as one
+  /// buffer (no allocation, no per-byte index checks); any other string byte by byte, with the
+  /// same result.
   @inlinable
   public static func absorb(_ text: String, into state: UInt64) -> UInt64 {
+    if let absorbed = text.utf8.withContiguousStorageIfAvailable({ absorb($0, into: state) }) {
+      return absorbed
+    }
     var state = state
     for byte in text.utf8 { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return state
+  }
+
+  /// `state` after `bytes`.
+  @inlinable
+  static func absorb(_ bytes: UnsafeBufferPointer<UInt8>, into state: UInt64) -> UInt64 {
+    var state = state
+    for byte in bytes { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return state
   }
 
@@ -92,4 +105,36 @@ public enum RolloutHash {
   /// This process's random number, drawn once: the fire units' base, and the session unit
   /// when no session supplies one.
   public static let processNonce = UInt64.random(in: .min ... .max)
+}
+
+extension RolloutHash {
+  /// What assigning a unit to one flag's rollout needs, hashed ahead of the fires: the unit,
+  /// the state after the key and salt (``prefix(key:salt:)``) and, for a
+  /// ``RolloutUnit/key(_:)`` unit whose value is known, the state after that value too.
+  struct Inputs: Sendable {
+    /// The plan's unit (``RolloutPlan/effectiveUnit``).
+    let unit: RolloutUnit
+    /// The state after the flag's key and the plan's salt.
+    let prefix: UInt64
+    /// For a key unit, the state after the key's value; `nil` while the value is unknown or
+    /// for any other unit.
+    private(set) var keyed: UInt64?
+
+    /// The inputs of flag `key` rolled out by `plan`, its unit key's value (if any) still
+    /// unknown.
+    init(key: String, plan: RolloutPlan) {
+      unit = plan.effectiveUnit
+      prefix = RolloutHash.prefix(key: key, salt: plan.salt)
+    }
+
+    /// The name of the unit key, for a key unit.
+    var unitKeyName: String? {
+      if case .key(let name) = unit { name } else { nil }
+    }
+
+    /// Sets (or clears) the value of the unit key: ignored unless the unit is a key.
+    mutating func setUnitKey(_ value: String?) {
+      keyed = unitKeyName == nil ? nil : value.map { RolloutHash.absorb($0, into: prefix) }
+    }
+  }
 }
