@@ -1,4 +1,7 @@
+import Foundation
 import SleeveCore
+import SleeveRecorder
+import SleeveStore
 
 /// Percentage rollouts on the dispatch path: one handler fired with no observer, ungated,
 /// gated by an on/off flag, and gated by a 50% rollout per fire, per key and per session, all
@@ -24,12 +27,18 @@ enum RolloutBench {
     case forwardedRolloutFire = "forwarded-rollout-fire"
     /// (d) through a provider that is not an ``InMemoryFlagProvider``.
     case forwardedRolloutKey = "forwarded-rollout-key"
+    /// (b) through a `DatabaseFlagProvider` reading a file.
+    case databaseOnOff = "database-on-off"
+    /// (c) through a `DatabaseFlagProvider` reading a file.
+    case databaseRolloutFire = "database-rollout-fire"
+    /// (d) through a `DatabaseFlagProvider` reading a file.
+    case databaseRolloutKey = "database-rollout-key"
   }
 
-  /// A provider that is not an ``InMemoryFlagProvider``, as an app's own or
-  /// `DatabaseFlagProvider` is: it forwards each question to one, so each answer costs a lock
-  /// and a lookup as theirs do, and a rollout takes the path every other provider takes (its
-  /// definition and unit key asked for, and hashed, at each fire).
+  /// A provider that answers only the three plain questions, as an app's own may: it forwards
+  /// each to an ``InMemoryFlagProvider``, so each answer costs a lock and a lookup, and a
+  /// rollout takes `FlagProvider.rolloutInputs(of:)`'s default (its definition and unit key
+  /// asked for, and hashed, at each fire).
   struct ForwardingFlagProvider: FlagProvider {
     let inner: InMemoryFlagProvider
     func state(of key: String) -> FlagState? { inner.state(of: key) }
@@ -46,7 +55,8 @@ enum RolloutBench {
     let half = RolloutPercentage(basisPoints: 5_000)!
     let memory: InMemoryFlagProvider
     switch benchCase {
-    case .ungated, .onOff, .forwardedOnOff:
+    case .ungated, .onOff, .forwardedOnOff, .databaseOnOff, .databaseRolloutFire,
+      .databaseRolloutKey:
       memory = InMemoryFlagProvider([flagKey: .enabled])
     case .rolloutFire, .forwardedRolloutFire:
       memory = provider(half, unit: .fire)
@@ -56,12 +66,15 @@ enum RolloutBench {
     case .rolloutSession:
       memory = provider(half, unit: .session)
     }
-    let flags: any FlagProvider =
-      switch benchCase {
-      case .forwardedOnOff, .forwardedRolloutFire, .forwardedRolloutKey:
-        ForwardingFlagProvider(inner: memory)
-      default: memory
-      }
+    let flags: any FlagProvider
+    switch benchCase {
+    case .forwardedOnOff, .forwardedRolloutFire, .forwardedRolloutKey:
+      flags = ForwardingFlagProvider(inner: memory)
+    case .databaseOnOff, .databaseRolloutFire, .databaseRolloutKey:
+      flags = databaseProvider(for: benchCase)
+    default:
+      flags = memory
+    }
     let button = Button(name: "bench", observer: nil, flags: flags)
     if benchCase == .ungated {
       button.on(.touchUpInside) { _ in tally.count &+= 1 }
@@ -71,6 +84,41 @@ enum RolloutBench {
       ) { _ in tally.count &+= 1 }
     }
     return button
+  }
+
+  /// A `DatabaseFlagProvider` over a fresh file in the temporary directory holding the case's
+  /// state (recorded as `sleeve enable` or `sleeve rollout` would), the definition from code.
+  /// The bench exits on a file it cannot make: a figure never comes from another path.
+  private static func databaseProvider(for benchCase: Case) -> DatabaseFlagProvider {
+    let path = NSTemporaryDirectory() + "sleeve-rollout-bench-\(UUID().uuidString).sqlite"
+    defer {
+      for suffix in ["", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+      }
+    }
+    do {
+      let ledger = FlagLedger(connection: try SleeveDatabase.openForWriting(path: path))
+      let unit: RolloutUnit = benchCase == .databaseRolloutKey ? .key("user") : .fire
+      if benchCase == .databaseOnOff {
+        try ledger.record(.init(key: flagKey, state: "enabled", reason: nil, actor: "bench"))
+      } else {
+        try ledger.record(
+          .init(
+            key: flagKey, state: "rollingOut", reason: nil, actor: "bench",
+            rolloutBasisPoints: 5_000))
+      }
+      let flags = try DatabaseFlagProvider(
+        path: path,
+        definitions: [
+          FlagDefinition(
+            key: flagKey, owner: "bench", rollout: RolloutPlan(unit: unit, salt: "bench-salt"))
+        ])
+      if benchCase == .databaseRolloutKey { flags.setUnitKey("user-4711", named: "user") }
+      return flags
+    } catch {
+      FileHandle.standardError.write(Data("rollout bench: \(error)\n".utf8))
+      exit(70)
+    }
   }
 
   private static func provider(_ percent: RolloutPercentage, unit: RolloutUnit)

@@ -83,6 +83,33 @@ struct RolloutRecordingTests {
     #expect(read.severity(of: .errorRate) == .critical)
   }
 
+  @Test("the file's provider assigns key units by the hash, its unit keys surviving a refresh")
+  func databaseProviderAssignsByTheHash() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("rollout.sqlite")
+    try await record(path: path)  // leaves new-checkout rolling out at 5%, plan recorded
+    let flags = try DatabaseFlagProvider(path: path)
+    let button = Button(name: "checkout.pay", flags: flags)
+    var ran: [String] = []
+    button.on(.touchUpInside, flag: "new-checkout", fallback: { _ in ran.append("off") }) { _ in
+      ran.append("on")
+    }
+    let five = RolloutPercentage(basisPoints: 500)!
+    var expected: [String] = []
+    for user in 0..<200 {
+      flags.setUnitKey("user-\(user)", named: "user")
+      if user == 100 { try flags.refresh() }  // a refresh keeps the key and rehashes
+      button.sendActions(for: .touchUpInside)
+      let hash = RolloutHash.hash(key: "new-checkout", salt: "s", unit: .text("user-\(user)"))
+      expected.append(RolloutHash.isOn(hash, at: five) ? "on" : "off")
+    }
+    #expect(ran == expected)
+    #expect(expected.contains("on") && expected.contains("off"))
+    flags.setUnitKey(nil, named: "user")
+    button.sendActions(for: .touchUpInside)
+    #expect(ran.last == "off", "a cleared key is unassigned, so off")
+  }
+
   @Test("the command line's rollout is read back by the provider; a damaged share is refused")
   func ledgerRolloutRoundTrip() throws {
     let directory = TemporaryDirectory()

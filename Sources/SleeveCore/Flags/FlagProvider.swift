@@ -11,6 +11,12 @@ public protocol FlagProvider: Sendable {
   /// The value the app supplies for the rollout unit key `name` (``RolloutUnit/key(_:)``,
   /// e.g. the signed-in user's id for `user`), or `nil` while it has none.
   func unitKey(named name: String) -> String?
+  /// What assigning a unit to flag `key`'s percentage rollout needs, hashed ahead of the
+  /// fires (``RolloutHash/Inputs``): called for every fire of a handler the flag gates while it
+  /// is rolling out. The default asks ``definition(of:)`` and ``unitKey(named:)`` and hashes
+  /// their answers at each fire; a provider that keeps the inputs of each definition (as
+  /// ``InMemoryFlagProvider`` and `DatabaseFlagProvider` do) answers in one lookup.
+  func rolloutInputs(of key: String) -> RolloutHash.Inputs
 }
 
 extension FlagProvider {
@@ -18,4 +24,16 @@ extension FlagProvider {
   public func definition(of key: String) -> FlagDefinition? { nil }
   /// No unit keys by default.
   public func unitKey(named name: String) -> String? { nil }
+
+  /// The inputs from ``definition(of:)`` (``RolloutPlan/none`` without one) and, for a key
+  /// unit, ``unitKey(named:)``, hashed now.
+  public func rolloutInputs(of key: String) -> RolloutHash.Inputs {
+    var inputs: RolloutHash.Inputs
+    switch definition(of: key) {
+    case .some(let definition): inputs = RolloutHash.Inputs(key: key, plan: definition.rollout)
+    case .none: inputs = RolloutHash.Inputs(key: key, plan: .none)
+    }
+    if let name = inputs.unitKeyName { inputs.setUnitKey(unitKey(named: name)) }
+    return inputs
+  }
 }

@@ -85,7 +85,7 @@ public final class InMemoryFlagProvider: FlagProvider {
   /// What assigning a unit to flag `key`'s rollout needs, as ``definition(of:)`` and
   /// ``unitKey(named:)`` would give it, from one lookup under one lock: from the flag's
   /// definition, or from ``RolloutPlan/none`` for a key never defined.
-  func rolloutInputs(of key: String) -> RolloutHash.Inputs {
+  public func rolloutInputs(of key: String) -> RolloutHash.Inputs {
     if let inputs = contents.withLock({ $0.rollouts[key] }) { return inputs }
     // Never defined: the default plan (unit fire, which reads no key), hashed off the lock.
     return RolloutHash.Inputs(key: key, plan: .none)

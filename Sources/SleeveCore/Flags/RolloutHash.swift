@@ -111,29 +111,29 @@ extension RolloutHash {
   /// What assigning a unit to one flag's rollout needs, hashed ahead of the fires: the unit,
   /// the state after the key and salt (``prefix(key:salt:)``) and, for a
   /// ``RolloutUnit/key(_:)`` unit whose value is known, the state after that value too.
-  struct Inputs: Sendable {
+  public struct Inputs: Sendable {
     /// The plan's unit (``RolloutPlan/effectiveUnit``).
-    let unit: RolloutUnit
+    public let unit: RolloutUnit
     /// The state after the flag's key and the plan's salt.
-    let prefix: UInt64
+    public let prefix: UInt64
     /// For a key unit, the state after the key's value; `nil` while the value is unknown or
     /// for any other unit.
-    private(set) var keyed: UInt64?
+    public private(set) var keyed: UInt64?
 
     /// The inputs of flag `key` rolled out by `plan`, its unit key's value (if any) still
     /// unknown.
-    init(key: String, plan: RolloutPlan) {
+    public init(key: String, plan: RolloutPlan) {
       unit = plan.effectiveUnit
       prefix = RolloutHash.prefix(key: key, salt: plan.salt)
     }
 
     /// The name of the unit key, for a key unit.
-    var unitKeyName: String? {
+    public var unitKeyName: String? {
       if case .key(let name) = unit { name } else { nil }
     }
 
     /// Sets (or clears) the value of the unit key: ignored unless the unit is a key.
-    mutating func setUnitKey(_ value: String?) {
+    public mutating func setUnitKey(_ value: String?) {
       keyed = unitKeyName == nil ? nil : value.map { RolloutHash.absorb($0, into: prefix) }
     }
   }

@@ -20,11 +20,32 @@ public final class DatabaseFlagProvider: FlagProvider {
   private let codeDefinitions: [String: FlagDefinition]
   private let snapshot = Locked<Snapshot>(Snapshot())
 
-  private let unitKeys = Locked<[String: String]>([:])
-
   private struct Snapshot {
     var states: [String: FlagState] = [:]
-    var definitions: [String: FlagDefinition] = [:]
+    private(set) var definitions: [String: FlagDefinition] = [:]
+    private(set) var unitKeys: [String: String] = [:]
+    /// Each definition's rollout inputs, hashed when the file is read and when a unit key it
+    /// reads is set, so a fire hashes only its own unit.
+    private(set) var rollouts: [String: RolloutHash.Inputs] = [:]
+
+    /// Replaces the definitions, keeping the unit keys, and hashes their rollout inputs.
+    mutating func setDefinitions(_ definitions: [String: FlagDefinition]) {
+      self.definitions = definitions
+      rollouts = [:]
+      for (key, definition) in definitions {
+        var inputs = RolloutHash.Inputs(key: definition.key, plan: definition.rollout)
+        if let name = inputs.unitKeyName { inputs.setUnitKey(unitKeys[name]) }
+        rollouts[key] = inputs
+      }
+    }
+
+    /// Sets a unit key and rehashes the rollouts that read it.
+    mutating func setUnitKey(_ value: String?, named name: String) {
+      unitKeys[name] = value
+      for (key, inputs) in rollouts where inputs.unitKeyName == name {
+        rollouts[key]?.setUnitKey(value)
+      }
+    }
   }
 
   /// Reads the flags of the Sleeve database at `path`, which must exist: the provider only
@@ -59,18 +80,19 @@ public final class DatabaseFlagProvider: FlagProvider {
     do {
       let connection = try SleeveDatabase.openForReading(path: path)
       let ledger = FlagLedger(connection: connection)
-      var fresh = Snapshot()
+      var states: [String: FlagState] = [:]
+      var definitions: [String: FlagDefinition] = [:]
       for (key, change) in try ledger.latestStates() {
         guard let state = Self.state(change) else {
           throw StoreError.corrupt(
             path: path,
             detail: "flag '\(key)' has the unknown state '\(change.state)' in flag_events")
         }
-        fresh.states[key] = state
+        states[key] = state
       }
       let plans = try RolloutRecords.plans(of: nil, connection: connection)
       for (key, definition) in try ledger.latestDefinitions() {
-        fresh.definitions[key] = FlagDefinition(
+        definitions[key] = FlagDefinition(
           key: key, owner: definition.owner,
           thresholds: FlagThresholds(
             maxErrorRate: definition.maxErrorRate,
@@ -81,8 +103,11 @@ public final class DatabaseFlagProvider: FlagProvider {
           } ?? .none,
           severities: CheckSeverity.recorded(plans[key]?.severities ?? [:]))
       }
-      fresh.definitions.merge(codeDefinitions) { _, code in code }
-      snapshot.withLock { $0 = fresh }
+      definitions.merge(codeDefinitions) { _, code in code }
+      snapshot.withLock { snapshot in
+        snapshot.states = states
+        snapshot.setDefinitions(definitions)
+      }
     } catch let error as StoreError {
       throw RecorderError.store(error)
     } catch let error as SQLiteError {
@@ -105,13 +130,21 @@ public final class DatabaseFlagProvider: FlagProvider {
 
   /// The value set for rollout unit key `name`, or `nil` while none is set.
   public func unitKey(named name: String) -> String? {
-    unitKeys.withLock { $0[name] }
+    snapshot.withLock { $0.unitKeys[name] }
   }
 
   /// Sets (or, with `nil`, clears) the value of rollout unit key `name`: the user or device
   /// id a ``RolloutUnit/key(_:)`` rollout assigns by. Fires after the change use it.
   public func setUnitKey(_ value: String?, named name: String) {
-    unitKeys.withLock { $0[name] = value }
+    snapshot.withLock { $0.setUnitKey(value, named: name) }
+  }
+
+  /// What assigning a unit to flag `key`'s rollout needs, from one lookup under one lock (its
+  /// definition's inputs, hashed when the file was read), else from ``RolloutPlan/none``.
+  public func rolloutInputs(of key: String) -> RolloutHash.Inputs {
+    let recorded = RecordedText.capped(key, to: .name)
+    if let inputs = snapshot.withLock({ $0.rollouts[recorded] }) { return inputs }
+    return RolloutHash.Inputs(key: key, plan: .none)
   }
 
   /// Every flag with a state or a definition, by key.
