@@ -15,28 +15,15 @@ public final class InMemoryFlagProvider: FlagProvider {
   private struct Contents {
     var states: [String: FlagState]
     private(set) var definitions: [String: FlagDefinition] = [:]
-    private(set) var unitKeys: [String: String] = [:]
-    /// Each defined flag's rollout inputs, hashed when it is defined and when a unit key it
-    /// reads is set, so a fire hashes only its own unit.
-    private(set) var rollouts: [String: RolloutHash.Inputs] = [:]
+    /// Each defined flag's rollout inputs and the unit keys, so a fire hashes only its unit.
+    var rollouts = RolloutInputsTable()
     var observers: [ObserverReference] = []
 
     init(states: [String: FlagState]) { self.states = states }
 
     mutating func define(_ definition: FlagDefinition) {
       definitions[definition.key] = definition
-      var inputs = RolloutHash.Inputs(key: definition.key, plan: definition.rollout)
-      if let name = inputs.unitKeyName { inputs.setUnitKey(unitKeys[name]) }
-      rollouts[definition.key] = inputs
-    }
-
-    /// Sets a unit key and rehashes every rollout that reads it: one pass over the defined
-    /// flags, so setting a key costs in proportion to them (a fire costs the same).
-    mutating func setUnitKey(_ value: String?, named name: String) {
-      unitKeys[name] = value
-      for (key, inputs) in rollouts where inputs.unitKeyName == name {
-        rollouts[key]?.setUnitKey(value)
-      }
+      rollouts.define(definition, as: definition.key)
     }
   }
 
@@ -86,20 +73,18 @@ public final class InMemoryFlagProvider: FlagProvider {
   /// ``unitKey(named:)`` would give it, from one lookup under one lock: from the flag's
   /// definition, or from ``RolloutPlan/none`` for a key never defined.
   public func rolloutInputs(of key: String) -> RolloutHash.Inputs {
-    if let inputs = contents.withLock({ $0.rollouts[key] }) { return inputs }
-    // Never defined: the default plan (unit fire, which reads no key), hashed off the lock.
-    return RolloutHash.Inputs(key: key, plan: .none)
+    contents.withLock { $0.rollouts.inputs(of: key) }
   }
 
   /// The value set for rollout unit key `name`, or `nil` while none is set.
   public func unitKey(named name: String) -> String? {
-    contents.withLock { $0.unitKeys[name] }
+    contents.withLock { $0.rollouts.unitKey(named: name) }
   }
 
   /// Sets (or, with `nil`, clears) the value of rollout unit key `name`: the user or device
   /// id a ``RolloutUnit/key(_:)`` rollout assigns by. Fires after the change use it.
   public func setUnitKey(_ value: String?, named name: String) {
-    contents.withLock { $0.setUnitKey(value, named: name) }
+    contents.withLock { $0.rollouts.setUnitKey(value, named: name) }
   }
 
   /// Every known flag's definition, sorted by key.

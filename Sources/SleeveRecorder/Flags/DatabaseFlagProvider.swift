@@ -23,28 +23,12 @@ public final class DatabaseFlagProvider: FlagProvider {
   private struct Snapshot {
     var states: [String: FlagState] = [:]
     private(set) var definitions: [String: FlagDefinition] = [:]
-    private(set) var unitKeys: [String: String] = [:]
-    /// Each definition's rollout inputs, hashed when the file is read and when a unit key it
-    /// reads is set, so a fire hashes only its own unit.
-    private(set) var rollouts: [String: RolloutHash.Inputs] = [:]
+    var rollouts = RolloutInputsTable()
 
-    /// Replaces the definitions, keeping the unit keys, and hashes their rollout inputs.
+    /// Replaces the definitions, keeping the unit keys, and rehashes their rollout inputs.
     mutating func setDefinitions(_ definitions: [String: FlagDefinition]) {
       self.definitions = definitions
-      rollouts = [:]
-      for (key, definition) in definitions {
-        var inputs = RolloutHash.Inputs(key: definition.key, plan: definition.rollout)
-        if let name = inputs.unitKeyName { inputs.setUnitKey(unitKeys[name]) }
-        rollouts[key] = inputs
-      }
-    }
-
-    /// Sets a unit key and rehashes the rollouts that read it.
-    mutating func setUnitKey(_ value: String?, named name: String) {
-      unitKeys[name] = value
-      for (key, inputs) in rollouts where inputs.unitKeyName == name {
-        rollouts[key]?.setUnitKey(value)
-      }
+      rollouts.replaceDefinitions(definitions)
     }
   }
 
@@ -130,21 +114,20 @@ public final class DatabaseFlagProvider: FlagProvider {
 
   /// The value set for rollout unit key `name`, or `nil` while none is set.
   public func unitKey(named name: String) -> String? {
-    snapshot.withLock { $0.unitKeys[name] }
+    snapshot.withLock { $0.rollouts.unitKey(named: name) }
   }
 
   /// Sets (or, with `nil`, clears) the value of rollout unit key `name`: the user or device
   /// id a ``RolloutUnit/key(_:)`` rollout assigns by. Fires after the change use it.
   public func setUnitKey(_ value: String?, named name: String) {
-    snapshot.withLock { $0.setUnitKey(value, named: name) }
+    snapshot.withLock { $0.rollouts.setUnitKey(value, named: name) }
   }
 
   /// What assigning a unit to flag `key`'s rollout needs, from one lookup under one lock (its
   /// definition's inputs, hashed when the file was read), else from ``RolloutPlan/none``.
   public func rolloutInputs(of key: String) -> RolloutHash.Inputs {
     let recorded = RecordedText.capped(key, to: .name)
-    if let inputs = snapshot.withLock({ $0.rollouts[recorded] }) { return inputs }
-    return RolloutHash.Inputs(key: key, plan: .none)
+    return snapshot.withLock { $0.rollouts.inputs(of: recorded) }
   }
 
   /// Every flag with a state or a definition, by key.
