@@ -61,10 +61,11 @@ expect 0 "$sleeve" lint suppressions --db "$db" --format json
 expect 64 "$sleeve" lint --db "$db" --disable no-such-check
 expect 64 "$sleeve" latency --db "$db" --percentiles 101
 expect 64 "$sleeve" check --db "$db" --max-p99 fast
-# Percentage rollouts: roll the flag out, judge it sequentially, refuse a bad share.
+# Percentage rollouts: judged sequentially; a share with nothing recorded yet holds.
+expect 1 "$sleeve" check --db "$db" --sequential
 expect 0 "$sleeve" rollout new-checkout --percent 25 --db "$db" --reason smoke
 expect 0 "$sleeve" flags --db "$db" --format json
-expect 1 "$sleeve" check --db "$db" --sequential
+expect 2 "$sleeve" check --db "$db" --sequential
 expect 64 "$sleeve" rollout new-checkout --percent 101 --db "$db"
 expect 64 "$sleeve" check --db "$db" --sequential --fixed-horizon
 expect 66 "$sleeve" errors --db "$scratch/missing.sqlite"

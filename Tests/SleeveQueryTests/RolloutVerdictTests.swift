@@ -150,6 +150,32 @@ struct RolloutVerdictTests {
     #expect(fixed.checks.contains { $0.metric == .latencyVersusOff })
   }
 
+  @Test(
+    "a share with nothing recorded yet holds, whatever the other shares say: no stage is skipped")
+  func emptyStageHolds() throws {
+    // Just advanced to 50%: only the 25% cohorts exist, and they are healthy.
+    var report = try Self.flag(on: Self.arm(ok: 248, failed: 2), off: Self.arm(ok: 742, failed: 8))
+    report = FlagReport(
+      key: report.key, owner: report.owner, maxErrorRate: report.maxErrorRate,
+      maxP99Nanoseconds: nil, minSamples: 50,
+      history: report.history + [
+        FlagReport.Change(
+          state: "rollingOut", reason: nil, actor: nil, atUnixNanoseconds: 1, session: nil,
+          percent: RolloutPercentage(basisPoints: 5_000)!)
+      ], on: report.stages[0].on.cohort, off: report.stages[0].off.cohort)
+    report.rollout = try RolloutPlan(unit: .key("user"), stages: [1, 5, 25, 50, 100])
+    report.stages = [
+      StageCohorts(
+        percent: Self.quarter, on: Self.arm(ok: 248, failed: 2), off: Self.arm(ok: 742, failed: 8),
+        unassigned: 0)
+    ]
+    let verdict = FlagVerdict(report, options: .init(sequential: true))
+    #expect(verdict.decision == .hold, "\(verdict.checks)")
+    #expect(verdict.checks.allSatisfy { $0.subject.hasPrefix("flag f at 50%") })
+    #expect(verdict.notes.contains { $0.hasPrefix("Nothing recorded at 50% yet") })
+    #expect(RolloutStep(report: report, verdict: verdict).change(evidence: "") == nil)
+  }
+
   @Test("a flag rolling out with no stages promotes without a step to take")
   func noStagesStays() throws {
     var report = try Self.flag(on: Self.arm(ok: 248, failed: 2), off: Self.arm(ok: 742, failed: 8))

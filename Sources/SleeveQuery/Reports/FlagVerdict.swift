@@ -76,7 +76,12 @@ public struct FlagVerdict: Equatable, Sendable {
     var offLog = off.logMoments
     var floor = options.minSamples ?? report.minSamples ?? GateThresholds.defaultMinSamples
     var splitIsBroken = false
-    if let stage = report.currentStage {
+    // A flag rolling out is judged on the share it serves now, even with nothing recorded at
+    // that share yet (then it holds: a stage never passes on another stage's outcomes).
+    let served = report.history.last?.percent.map { percent in
+      report.currentStage ?? StageCohorts.empty(at: percent)
+    }
+    if let stage = served {
       // Concurrent cohorts: only what ran at the share served now.
       subject += " at \(stage.percent)"
       (on, off) = (stage.on.cohort, stage.off.cohort)
@@ -88,14 +93,16 @@ public struct FlagVerdict: Equatable, Sendable {
       splitIsBroken = split.detail?.hasPrefix("mismatch") == true
       checks.append(split)
       checks.append(Self.dataLossCheck(subject, stage: stage, options: options))
+      if stage.on.outcomes + stage.off.outcomes == 0 {
+        notes.append(
+          "Nothing recorded at \(stage.percent) yet (stage cohorts are read from raw rows): "
+            + "the flag holds until sessions run at that share.")
+      }
       if stage.unassigned > 0 {
         notes.append(
           "\(stage.unassigned) outcome\(stage.unassigned == 1 ? "" : "s") had no unit (served "
             + "off outside the split) and count in no cohort.")
       }
-    } else if let percent = report.history.last?.percent {
-      notes.append(
-        "Rolling out at \(percent) with no outcomes at that share yet: judged on every cohort.")
     }
     func severity(_ check: FlagCheck) -> CheckSeverity {
       options.severities[check] ?? report.severities[check] ?? .critical

@@ -47,4 +47,12 @@ public struct StageCohorts: Equatable, Sendable {
   /// Outcomes whose unit was unknown (served off outside the randomization): no cohort
   /// counts them.
   public let unassigned: Int
+
+  /// A share with nothing recorded at it.
+  static func empty(at percent: RolloutPercentage) -> StageCohorts {
+    let none = Arm(
+      cohort: FlagReport.Cohort(nil), units: 0, outcomes: 0, lostOutcomes: 0,
+      logDurations: (0, 0, 0))
+    return StageCohorts(percent: percent, on: none, off: none, unassigned: 0)
+  }
 }
