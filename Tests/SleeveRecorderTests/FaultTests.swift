@@ -45,9 +45,12 @@ struct FaultTests {
     let written =
       try reader.count("fires") + reader.count("outcomes") + reader.count("controls")
       + reader.count("registrations")
-    // Every event the session produced is written, failed or dropped: none vanish. (Its
-    // control's and handler's own events too, which a batch failing as the disk fills loses.)
-    #expect(written + failed + session.droppedEvents == 2 * fires + 2)
+    // Every event the session produced is written, failed or dropped: none vanish. A batch
+    // that fails with the control's or the handler's own event has that row rewritten from
+    // its description by the next fire that needs it, while the event stays counted failed:
+    // the count can err on the side of loss by those two rows, never the other way.
+    let accounted = written + failed + session.droppedEvents
+    #expect((2 * fires + 2)...(2 * fires + 4) ~= accounted, "\(accounted) for \(2 * fires + 2)")
     #expect(try reader.text("PRAGMA integrity_check") == "ok")
     // The file says what the process knew: the counters reach the session's row.
     try? await session.end()
