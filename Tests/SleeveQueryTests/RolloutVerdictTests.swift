@@ -15,11 +15,9 @@ struct RolloutVerdictTests {
     tally.counts[0] = ok
     tally.counts[1] = failed
     tally.durations = durations ?? (0..<(ok + failed)).map { Int64(1_000 + ($0 % 7) * 10) }
-    let logs = tally.durations.map { log(Double(max($0, 1))) }
     return StageCohorts.Arm(
       cohort: FlagReport.Cohort(tally), units: units ?? ok + failed, outcomes: ok + failed,
-      lostOutcomes: lost,
-      logDurations: (logs.count, logs.reduce(0, +), logs.reduce(0) { $0 + $1 * $1 }))
+      lostOutcomes: lost)
   }
 
   static let quarter = RolloutPercentage(basisPoints: 2_500)!

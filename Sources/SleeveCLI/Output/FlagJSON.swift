@@ -46,8 +46,7 @@ enum FlagJSON {
     }
     return .array(
       stages.map { stage in
-        let split = SampleRatioTest(
-          unitsOn: stage.on.units, unitsOff: stage.off.units, shareOn: stage.percent.fraction)
+        let split = stage.sampleRatio
         return .object([
           ("percent", .number(stage.percent.percent)), ("on", arm(stage.on)),
           ("off", arm(stage.off)), ("unassigned", .integer(stage.unassigned)),

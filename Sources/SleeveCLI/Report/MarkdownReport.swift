@@ -181,8 +181,7 @@ enum ReportText {
         "off error rate", "off p50", "off p99", "split p", "lost on/off", "unassigned",
       ], numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13])
     for stage in stages {
-      let split = SampleRatioTest(
-        unitsOn: stage.on.units, unitsOff: stage.off.units, shareOn: stage.percent.fraction)
+      let split = stage.sampleRatio
       func arm(_ arm: StageCohorts.Arm) -> [String] {
         [
           String(arm.units), String(arm.cohort.n), Formatting.percent(arm.cohort.errorRate),

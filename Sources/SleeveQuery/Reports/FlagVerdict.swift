@@ -89,9 +89,8 @@ public struct FlagVerdict: Equatable, Sendable {
       if let stageFloor = report.rollout?.stage(at: stage.percent)?.minSamples {
         floor = options.minSamples ?? stageFloor
       }
-      let split = Self.sampleRatioCheck(subject, stage: stage)
-      splitIsBroken = split.detail?.hasPrefix("mismatch") == true
-      checks.append(split)
+      splitIsBroken = stage.sampleRatio?.isMismatch == true
+      checks.append(Self.sampleRatioCheck(subject, stage: stage))
       checks.append(Self.dataLossCheck(subject, stage: stage, options: options))
       if stage.on.outcomes + stage.off.outcomes == 0 {
         notes.append(
@@ -213,8 +212,7 @@ public struct FlagVerdict: Equatable, Sendable {
   /// The split of a rolling-out stage against its share, in units: a mismatch holds (its
   /// verdict is `insufficient`, with the reason), and so does a split too small to check.
   private static func sampleRatioCheck(_ subject: String, stage: StageCohorts) -> GateCheck {
-    let test = SampleRatioTest(
-      unitsOn: stage.on.units, unitsOff: stage.off.units, shareOn: stage.percent.fraction)
+    let test = stage.sampleRatio
     let n = stage.on.units + stage.off.units
     let numbers =
       "\(stage.on.units) units on, \(stage.off.units) off at \(stage.percent)"

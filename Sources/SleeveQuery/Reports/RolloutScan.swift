@@ -1,4 +1,3 @@
-import Foundation
 import SleeveCore
 import SleeveStore
 
@@ -19,9 +18,6 @@ struct RolloutScan {
     var units: Set<Int64> = []
     var outcomes = 0
     var lost = 0
-    var logCount = 0
-    var logSum = 0.0
-    var logSquares = 0.0
   }
 
   private struct Key: Hashable {
@@ -37,6 +33,13 @@ struct RolloutScan {
     try database.translating {
       let any = try database.connection.prepare(
         "SELECT EXISTS (SELECT 1 FROM outcome_rollouts WHERE outcome_id BETWEEN ? AND ?)")
+      let statement = try database.connection.prepare(
+        """
+        SELECT o.registration_id, o.status, o.variant, o.duration_ns, r.basis_points,
+          r.assignment, o.id
+        FROM outcome_rollouts r JOIN outcomes o ON o.id = r.outcome_id
+        WHERE r.outcome_id BETWEEN ? AND ?
+        """)
       for session in sessions {
         guard let ids = session.idRange else { continue }
         // Most sessions hold no rollout: one probe of the key range, then nothing to route.
@@ -57,13 +60,7 @@ struct RolloutScan {
         let lost =
           session.liveness == .unterminated || session.droppedEvents > 0
           || session.writeErrors > 0
-        let statement = try database.connection.prepare(
-          """
-          SELECT o.registration_id, o.status, o.variant, o.duration_ns, r.basis_points,
-            r.assignment, o.id
-          FROM outcome_rollouts r JOIN outcomes o ON o.id = r.outcome_id
-          WHERE r.outcome_id BETWEEN ? AND ?
-          """)
+        statement.reset()
         try statement.bind(ids.lowerBound, at: 1)
         try statement.bind(ids.upperBound, at: 2)
         while try statement.step() {
@@ -99,10 +96,6 @@ struct RolloutScan {
                   + "an integer")
             }
             tally.group.durations.append(duration)
-            let logarithm = log(Double(max(duration, 1)))
-            tally.logCount += 1
-            tally.logSum += logarithm
-            tally.logSquares += logarithm * logarithm
           }
           tallies[key] = tally
         }
@@ -119,8 +112,7 @@ struct RolloutScan {
           let tally = tallies[Key(flag: flag, basisPoints: share, variant: variant)]
           return StageCohorts.Arm(
             cohort: FlagReport.Cohort(tally?.group), units: tally?.units.count ?? 0,
-            outcomes: tally?.outcomes ?? 0, lostOutcomes: tally?.lost ?? 0,
-            logDurations: (tally?.logCount ?? 0, tally?.logSum ?? 0, tally?.logSquares ?? 0))
+            outcomes: tally?.outcomes ?? 0, lostOutcomes: tally?.lost ?? 0)
         }
         return StageCohorts(
           percent: percent, on: arm(.on), off: arm(.off),

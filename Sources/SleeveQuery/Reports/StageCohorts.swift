@@ -15,27 +15,12 @@ public struct StageCohorts: Equatable, Sendable {
     /// Outcomes recorded in sessions that lost data: unterminated, with dropped events, or
     /// with failed writes.
     public let lostOutcomes: Int
-    /// The count, sum and sum of squares of ln(duration in ns) over the invocations that
-    /// ran (a duration below 1 ns counts as 1 ns): what a comparison of geometric means needs.
-    public let logDurations: (count: Int, sum: Double, sumOfSquares: Double)
-
-    /// The moments of ln(duration), for a sequential latency comparison; `nil` below 2.
-    public var logMoments: Moments? {
-      Moments(
-        count: logDurations.count, sum: logDurations.sum, sumOfSquares: logDurations.sumOfSquares)
-    }
+    /// The moments of ln(duration), for a sequential latency comparison (the cohort's own,
+    /// ``FlagReport/Cohort/logMoments``); `nil` below 2.
+    public var logMoments: Moments? { cohort.logMoments }
 
     /// The share of outcomes in sessions that lost data, 0 to 1 (0 with no outcomes).
     public var lostShare: Double { outcomes == 0 ? 0 : Double(lostOutcomes) / Double(outcomes) }
-
-    /// Equal when every number is.
-    public static func == (left: Arm, right: Arm) -> Bool {
-      left.cohort == right.cohort && left.units == right.units && left.outcomes == right.outcomes
-        && left.lostOutcomes == right.lostOutcomes
-        && left.logDurations.count == right.logDurations.count
-        && left.logDurations.sum == right.logDurations.sum
-        && left.logDurations.sumOfSquares == right.logDurations.sumOfSquares
-    }
   }
 
   /// The share served on.
@@ -48,11 +33,15 @@ public struct StageCohorts: Equatable, Sendable {
   /// counts them.
   public let unassigned: Int
 
+  /// The split of units against the share (``SampleRatioTest``); `nil` for counts no split
+  /// can produce.
+  public var sampleRatio: SampleRatioTest? {
+    SampleRatioTest(unitsOn: on.units, unitsOff: off.units, shareOn: percent.fraction)
+  }
+
   /// A share with nothing recorded at it.
   static func empty(at percent: RolloutPercentage) -> StageCohorts {
-    let none = Arm(
-      cohort: FlagReport.Cohort(nil), units: 0, outcomes: 0, lostOutcomes: 0,
-      logDurations: (0, 0, 0))
+    let none = Arm(cohort: FlagReport.Cohort(nil), units: 0, outcomes: 0, lostOutcomes: 0)
     return StageCohorts(percent: percent, on: none, off: none, unassigned: 0)
   }
 }

@@ -9,14 +9,7 @@ extension FlagLedger.Definition {
     throws(StoreError)
   {
     func damaged(_ what: String, _ value: SQLValue) -> StoreError {
-      let shown =
-        switch value {
-        case .null: "NULL"
-        case .integer(let number): String(number)
-        case .real(let number): String(number)
-        case .text(let text): "'\(text.prefix(64))'"
-        }
-      return .corrupt(path: path, detail: "flag '\(key)' has \(what) \(shown) in table flags")
+      .corrupt(path: path, detail: "flag '\(key)' has \(what) \(value.damageText) in table flags")
     }
     let rate = statement.value(at: column + 1)
     let maxErrorRate: Double?

@@ -34,17 +34,7 @@ public enum RolloutRecords {
     case .null: return nil
     case .integer(let value) where (0...10_000).contains(value): return Int(value)
     case let value:
-      throw .corrupt(path: path, detail: "\(what) has the rollout share \(shown(value))")
-    }
-  }
-
-  /// A value as a damage message shows it: short, never the whole text.
-  static func shown(_ value: SQLValue) -> String {
-    switch value {
-    case .null: "NULL"
-    case .integer(let number): String(number)
-    case .real(let number): String(number)
-    case .text(let text): "'\(text.prefix(64))'"
+      throw .corrupt(path: path, detail: "\(what) has the rollout share \(value.damageText)")
     }
   }
 
@@ -171,7 +161,7 @@ public enum RolloutRecords {
         else {
           throw StoreError.corrupt(
             path: connection.path,
-            detail: "a stage of flag '\(key)' has min_samples \(shown(samples)) or no share")
+            detail: "a stage of flag '\(key)' has min_samples \(samples.damageText) or no share")
         }
         if let last = plans[key]?.stages.last, last.basisPoints >= share {
           throw StoreError.corrupt(
