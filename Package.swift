@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "SleeveRecorder", targets: ["SleeveRecorder"]),
     .library(name: "SleeveTesting", targets: ["SleeveTesting"]),
     .library(name: "SleeveQuery", targets: ["SleeveQuery"]),
+    .library(name: "SleeveExport", targets: ["SleeveExport"]),
     .executable(name: "sleeve", targets: ["sleeve"]),
   ],
   targets: [
@@ -45,9 +46,19 @@ let package = Package(
       dependencies: ["SleeveStore", "SleeveCore"],
       swiftSettings: strict
     ),
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
+    .target(
+      name: "SleeveExport",
+      dependencies: ["SleeveQuery", "SleeveRecorder", "SleeveStore", "CZlib"],
+      swiftSettings: strict
+    ),
     .target(
       name: "SleeveCLI",
-      dependencies: ["SleeveQuery", "SleeveRecorder", "SleeveStore", "SleeveCore"],
+      dependencies: ["SleeveExport", "SleeveQuery", "SleeveRecorder", "SleeveStore", "SleeveCore"],
       swiftSettings: strict
     ),
     .executableTarget(
@@ -103,6 +114,14 @@ let package = Package(
         "SleeveTestSupport", "sleeve",
       ],
       exclude: ["Golden", "Schemas"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "SleeveExportTests",
+      dependencies: [
+        "SleeveExport", "SleeveQuery", "SleeveStore", "SleeveRecorder", "SleeveCore",
+        "SleeveTestSupport",
+      ],
       swiftSettings: strict
     ),
     .testTarget(
