@@ -1,3 +1,4 @@
+import SleeveExport
 import SleeveQuery
 import SleeveStore
 
@@ -65,7 +66,12 @@ enum ExportCommand: Command {
       }
       switch format {
       case .otlpJSON:
-        let exporter = OTLPJSONExporter(sink: sink)
+        let exporter = OTLPTraceEncoder { request in
+          try sink.append { line in
+            line += request.json
+            line += "\n"
+          }
+        }
         for session in sessions {
           current += 1
           try exporter.begin(session)
@@ -78,14 +84,13 @@ enum ExportCommand: Command {
         }
         try exporter.flush()
       case .otlpMetricsJSON:
-        let exporter = OTLPMetricsJSONExporter(sink: sink)
         for session in sessions {
           current += 1
           let summaries = try database.handlerSummaries(of: session)
           outcomes += summaries.reduce(0) { total, item in
             total + Int(clamping: item.summary.statusCounts.reduce(0, +))
           }
-          try exporter.write(session, summaries: summaries)
+          try sink.write(OTLPMetricsEncoder.request(session, summaries: summaries).json + "\n")
           report()
         }
       case .ndjson, .csv:

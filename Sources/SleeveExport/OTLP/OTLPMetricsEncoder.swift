@@ -1,25 +1,27 @@
 import SleeveQuery
 import SleeveStore
 
-/// Writes sessions as OpenTelemetry metrics in OTLP/JSON, one `ExportMetricsServiceRequest` per
-/// session per line (the Collector's `otlpjsonfile` receiver reads them): per handler and
+/// Encodes a session as OpenTelemetry metrics in OTLP/JSON: one `ExportMetricsServiceRequest`
+/// per session (a line of an `otlp-metrics-json` file, the body of a push): per handler and
 /// variant, an `ExponentialHistogram` data point of its ran durations (`sleeve.handler.duration`,
 /// nanoseconds: the summary's own buckets, scale and offset, never re-bucketed) and a counter per
 /// outcome status (`sleeve.handler.outcomes`). Both are deltas over the session: from its start
 /// to when it was last seen.
-struct OTLPMetricsJSONExporter {
-  let sink: ExportSink
-
-  /// Writes `session`'s line from its summaries.
-  func write(_ session: SessionSummary, summaries: [HandlerSummary]) throws {
+public enum OTLPMetricsEncoder {
+  /// `session`'s request from its summaries; its items are the data points it holds.
+  public static func request(
+    _ session: SessionSummary, summaries: [HandlerSummary]
+  ) -> OTLPRequestBody {
     let start = String(session.startedUnixNanoseconds)
     let end = String(max(session.lastSeenUnixNanoseconds, session.startedUnixNanoseconds))
     var histograms = ""
     var counters = ""
+    var points = 0
     for item in summaries {
       let attributes = Self.attributes(of: item)
       let durations = item.summary.durations
       if durations.count > 0 {
+        points += 1
         if !histograms.isEmpty { histograms += "," }
         histograms += #"{"attributes":["# + attributes + #"],"startTimeUnixNano":""#
         histograms += start + #"","timeUnixNano":""# + end + #"","count":""#
@@ -38,6 +40,7 @@ struct OTLPMetricsJSONExporter {
         histograms += "}"
       }
       for (code, count) in item.summary.statusCounts.enumerated() where count > 0 {
+        points += 1
         if !counters.isEmpty { counters += "," }
         var pointAttributes = attributes
         var status = OTLPAttributeList(continuing: !attributes.isEmpty)
@@ -50,7 +53,7 @@ struct OTLPMetricsJSONExporter {
     }
     var line =
       #"{"resourceMetrics":[{"resource":{"attributes":["#
-      + OTLPJSONExporter.resourceAttributes(of: session)
+      + OTLPResource.attributes(of: session)
       + #"]},"scopeMetrics":[{"scope":{"name":"sleeve","version":"#
       + JSONText.quoted(Sleeve.version) + #"},"metrics":["#
     var metrics: [String] = []
@@ -68,8 +71,8 @@ struct OTLPMetricsJSONExporter {
           + #""sum":{"aggregationTemporality":1,"isMonotonic":true,"dataPoints":["#
           + counters + "]}}")
     }
-    line += metrics.joined(separator: ",") + "]}]}]}\n"
-    try sink.write(line)
+    line += metrics.joined(separator: ",") + "]}]}]}"
+    return OTLPRequestBody(json: line, items: points, fires: 0...0)
   }
 
   /// A data point's attributes: control, handler, site, and flag and variant when gated.

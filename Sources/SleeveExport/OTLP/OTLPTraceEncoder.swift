@@ -1,74 +1,94 @@
 import SleeveQuery
 import SleeveStore
 
-/// Writes sessions as OpenTelemetry traces in OTLP/JSON, one `ExportTraceServiceRequest` per
-/// line: the file format the OpenTelemetry Collector's `otlpjsonfile` receiver reads.
+/// Encodes sessions as OpenTelemetry traces in OTLP/JSON: `ExportTraceServiceRequest`s, each
+/// handed to `emit` once complete. The same requests are lines of an `otlp-json` file (the
+/// OpenTelemetry Collector's `otlpjsonfile` receiver reads them) and bodies of an OTLP/HTTP
+/// push, so both carry the same spans with the same ids.
 ///
 /// Each fire is a span (a child of the fire that sent it, when that was recorded) with one
 /// child span per handler invocation. A `failed` invocation has status ERROR and an
-/// `exception` event. Each session is one resource, described by its metadata. A line holds at
-/// most `spansPerLine` spans and ends once it passes `bytesPerLine` (256 KiB), well under the
-/// 1 MiB the Collector's file reader takes per line by default; memory stays flat.
-final class OTLPJSONExporter {
-  private let sink: ExportSink
-  private let spansPerLine: Int
-  private let bytesPerLine: Int
+/// `exception` event. Each session is one resource, described by its metadata. A request holds
+/// at most `spansPerRequest` spans and ends at the first fire group that takes it past
+/// `bytesPerRequest`, so where requests are cut depends only on what came before: encoding a
+/// session twice cuts it the same way. Memory stays flat: one request is held at a time.
+public final class OTLPTraceEncoder {
+  /// The defaults for a file line: 1,000 spans or 256 KiB, well under the 1 MiB the
+  /// Collector's file reader takes per line.
+  public static let fileLimits = (spans: 1_000, bytes: 256 << 10)
+
+  private let spansPerRequest: Int
+  private let bytesPerRequest: Int
+  private let emit: (OTLPRequestBody) throws -> Void
   private var resourcePrefix = ""
-  private var spansText = ""
+  private var body = ""
   private var spanCount = 0
+  private var firstFire: Int64 = 0
+  private var lastFire: Int64 = 0
   private var sessionUUID = ""
 
-  init(sink: ExportSink, spansPerLine: Int = 1_000, bytesPerLine: Int = 256 << 10) {
-    self.sink = sink
-    self.spansPerLine = spansPerLine
-    self.bytesPerLine = bytesPerLine
+  /// An encoder handing each complete request to `emit`.
+  ///
+  /// - Parameters:
+  ///   - spansPerRequest: The most spans a request holds (at least 1).
+  ///   - bytesPerRequest: A request ends once it passes this many bytes (a fire group is
+  ///     never split, so one group can take it over).
+  public init(
+    spansPerRequest: Int = fileLimits.spans, bytesPerRequest: Int = fileLimits.bytes,
+    emit: @escaping (OTLPRequestBody) throws -> Void
+  ) {
+    self.spansPerRequest = max(spansPerRequest, 1)
+    self.bytesPerRequest = max(bytesPerRequest, 1)
+    self.emit = emit
   }
 
-  /// Starts a session's spans; the previous session's are written out.
-  func begin(_ session: SessionSummary) throws {
+  /// Starts a session's spans; the previous session's are handed out first.
+  public func begin(_ session: SessionSummary) throws {
     try flush()
     sessionUUID = session.uuid
     resourcePrefix =
       #"{"resourceSpans":[{"resource":{"attributes":["#
-      + Self.resourceAttributes(of: session)
+      + OTLPResource.attributes(of: session)
       + #"]},"scopeSpans":[{"scope":{"name":"sleeve","version":"#
       + JSONText.quoted(Sleeve.version) + #"},"spans":["#
   }
 
-  /// Adds a fire and its invocations.
-  func add(_ group: ExportFireGroup) throws {
-    let rootFire = group.fire?.rootNumber ?? group.outcomes.first?.fireNumber ?? 0
+  /// Adds a fire and its invocations; hands out the request they complete, if any.
+  public func add(_ group: ExportFireGroup) throws {
+    let key = group.fire?.number ?? group.outcomes.first?.fireNumber ?? 0
+    let rootFire = group.fire?.rootNumber ?? key
     let traceID = OTLPIdentifiers.traceID(sessionUUID: sessionUUID, rootFire: rootFire)
     if let fire = group.fire {
-      startSpan()
-      Self.appendSpan(of: fire, outcomes: group.outcomes, traceID: traceID, to: &spansText)
-      try flushIfFull()
+      startSpan(key)
+      Self.appendSpan(of: fire, outcomes: group.outcomes, traceID: traceID, to: &body)
     }
     for outcome in group.outcomes {
-      startSpan()
-      Self.appendSpan(of: outcome, traceID: traceID, to: &spansText)
-      try flushIfFull()
+      startSpan(key)
+      Self.appendSpan(of: outcome, traceID: traceID, to: &body)
     }
+    if spanCount >= spansPerRequest || body.utf8.count >= bytesPerRequest { try flush() }
   }
 
-  private func flushIfFull() throws {
-    if spanCount >= spansPerLine || spansText.utf8.count >= bytesPerLine { try flush() }
-  }
-
-  /// Writes the spans not yet written.
-  func flush() throws {
+  /// Hands out the spans not yet handed out, as a last (shorter) request.
+  public func flush() throws {
     guard spanCount > 0 else { return }
-    try sink.append { line in
-      line += resourcePrefix
-      line += spansText
-      line += "]}]}]}\n"
-    }
-    spansText.removeAll(keepingCapacity: true)
+    body += "]}]}]}"
+    let request = OTLPRequestBody(json: body, items: spanCount, fires: firstFire...lastFire)
+    body = ""
     spanCount = 0
+    try emit(request)
   }
 
-  private func startSpan() {
-    if spanCount > 0 { spansText += "," }
+  private func startSpan(_ fire: Int64) {
+    if spanCount == 0 {
+      body.reserveCapacity(bytesPerRequest + 4_096)
+      body += resourcePrefix
+      firstFire = fire
+      lastFire = fire
+    } else {
+      body += ","
+      lastFire = max(lastFire, fire)
+    }
     spanCount += 1
   }
 
@@ -156,41 +176,5 @@ final class OTLPJSONExporter {
     out += #"","endTimeUnixNano":""#
     out += String(end)
     out += #"","attributes":["#
-  }
-
-  /// Appends OTLP `KeyValue`s, separated by commas.
-
-  // MARK: Resource
-
-  /// The session as resource attributes (a JSON list's contents): `service.name` is the
-  /// session's name; host, process, OS and runtime use OpenTelemetry's names; the rest are
-  /// `sleeve.*`, with each recorded environment variable as `sleeve.env.NAME`.
-  static func resourceAttributes(of session: SessionSummary) -> String {
-    let metadata = session.metadata
-    var out = ""
-    var attributes = OTLPAttributeList()
-    attributes.add("service.name", session.name, to: &out)
-    attributes.add("service.instance.id", session.uuid, to: &out)
-    attributes.add("sleeve.session.id", session.uuid, to: &out)
-    attributes.add("sleeve.session.name", session.name, to: &out)
-    attributes.add("sleeve.session.status", session.status, to: &out)
-    attributes.add("sleeve.session.started_unix_ns", session.startedUnixNanoseconds, to: &out)
-    let named: [(String, String)] = [
-      ("host.name", "host"), ("os.description", "os"),
-      ("process.runtime.description", "runtime"), ("sleeve.version", "sleeveVersion"),
-      ("sleeve.sqlite_version", "sqliteVersion"), ("sleeve.session.durability", "durability"),
-    ]
-    for (key, field) in named {
-      if let value = metadata[field], !value.isEmpty { attributes.add(key, value, to: &out) }
-    }
-    if let pid = metadata["pid"].flatMap({ Int64($0) }) {
-      attributes.add("process.pid", pid, to: &out)
-    }
-    let recorded = session.recorded
-    if !recorded.tags.isEmpty { attributes.add("sleeve.session.tags", recorded.tags, to: &out) }
-    for (name, value) in recorded.sortedEnvironment {
-      attributes.add("sleeve.env." + name, value, to: &out)
-    }
-    return out
   }
 }
