@@ -33,6 +33,7 @@ let package = Package(
         .embedInCode("../../Migrations/0005_summaries.sql"),
         .embedInCode("../../Migrations/0006_summary_rollups.sql"),
         .embedInCode("../../Migrations/0007_rollouts.sql"),
+        .embedInCode("../../Migrations/0008_deliveries.sql"),
       ],
       swiftSettings: strict
     ),

@@ -62,7 +62,7 @@ struct MigrateContextTests {
     #expect(
       try Migrator.state(of: old.connection).pending == [
         "0003_run_context", "0004_interactions", "0005_summaries", "0006_summary_rollups",
-        "0007_rollouts",
+        "0007_rollouts", "0008_deliveries",
       ])
   }
 }

@@ -26,6 +26,7 @@ public enum SchemaMigrations {
     Migration(id: "0005_summaries", bytes: PackageResources._005_summaries_sql),
     Migration(id: "0006_summary_rollups", bytes: PackageResources._006_summary_rollups_sql),
     Migration(id: "0007_rollouts", bytes: PackageResources._007_rollouts_sql),
+    Migration(id: "0008_deliveries", bytes: PackageResources._008_deliveries_sql),
   ]
 
   /// Migrations that only add tables, so a file without them is still read: a reader sees
@@ -33,6 +34,6 @@ public enum SchemaMigrations {
   /// be a trailing run of ``all``: a file lacking one also lacks every later one.
   public static let addOnlyTables: Set<String> = [
     "0003_run_context", "0004_interactions", "0005_summaries",
-    "0006_summary_rollups", "0007_rollouts",
+    "0006_summary_rollups", "0007_rollouts", "0008_deliveries",
   ]
 }
