@@ -132,6 +132,7 @@ public enum SleeveCLI {
       case .sqlite(let sqlite, _), .writeFailed(let sqlite, _, _), .writeRetrying(let sqlite, _, _):
         return (code(for: sqlite), error.description)
       case .closed: return (.ioError, error.description)
+      case .exportFailed: return (.unavailable, error.description)
       }
     case let error as SQLiteError:
       return (code(for: error), error.description)

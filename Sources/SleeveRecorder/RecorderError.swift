@@ -16,6 +16,9 @@ public enum RecorderError: Error, CustomStringConvertible, Sendable {
   case writeRetrying(SQLiteError, path: String, attempt: Int)
   /// The recorder was closed.
   case closed(path: String)
+  /// A session's export at its end (`RecorderOptions.export`) failed: `message` says why.
+  /// The session itself was recorded; `sleeve export --endpoint` can deliver it later.
+  case exportFailed(session: String, message: String)
 
   /// One line naming the file, what went wrong and what to do.
   public var description: String {
@@ -30,6 +33,8 @@ public enum RecorderError: Error, CustomStringConvertible, Sendable {
       "'\(path)' is locked by another process (attempt \(attempt)); retrying: \(error)"
     case .closed(let path):
       "the recorder for '\(path)' is closed; create a new Recorder"
+    case .exportFailed(let session, let message):
+      "exporting session \(session) at its end failed: \(message)"
     }
   }
 
@@ -38,7 +43,7 @@ public enum RecorderError: Error, CustomStringConvertible, Sendable {
     switch self {
     case .sqlite(let error, _), .writeFailed(let error, _, _), .writeRetrying(let error, _, _):
       error
-    case .store, .closed: nil
+    case .store, .closed, .exportFailed: nil
     }
   }
 

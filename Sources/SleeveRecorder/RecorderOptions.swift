@@ -58,9 +58,15 @@ public struct RecorderOptions: Sendable {
   /// The permissions of a database file the recorder creates (default `0o600`: owner only).
   /// An existing file keeps its permissions.
   public var fileMode: UInt32
-  /// Called on the writer thread for every failed write, with the events it lost. Never
-  /// called on the firing thread; never throws into a handler.
+  /// Called on the writer thread for every failed write, with the events it lost, and on the
+  /// export's task when a session's export at its end fails (`exportFailed`). Never called
+  /// on the firing thread; never throws into a handler.
   public var onWriteError: (@Sendable (RecorderError) -> Void)?
+  /// What delivers each session once it has ended (SleeveExport's `OTLPSessionExport`
+  /// pushes it to an OTLP/HTTP collector); `nil` (the default): nothing. It runs after the
+  /// end is committed, in a detached task; `end()` waits for it at most its `endWait`, and
+  /// its outcome is the session's `exportStatus` (a failure also goes to ``onWriteError``).
+  public var export: (any SessionExport)?
   /// Where every session of the recorder ran, over what the environment says: each field set
   /// here replaces the one read from the CI variables (and `SLEEVE_COMMIT`/`SLEEVE_BRANCH`);
   /// a session's own `context:` replaces both. Empty by default (the environment decides).

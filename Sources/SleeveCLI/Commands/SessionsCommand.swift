@@ -7,7 +7,10 @@ enum SessionsCommand: Command {
     discussion: """
       Lists every session unless --session narrows it (default here: all). A session whose raw
       rows were pruned (sleeve prune) is 'ended, raw pruned', with the fires and outcomes its
-      summary counted.
+      summary counted. Once any session was pushed (sleeve export --endpoint, or a recorder's
+      push at session end), a 'delivered' column says where each signal stands: delivered,
+      partial (the push stopped, or the session changed after part of it was delivered) or
+      failed, per endpoint.
       """,
     options: SharedOptions.common + SessionTerms.optionsDefaultingToAll)
 
@@ -19,9 +22,12 @@ enum SessionsCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     let database = try context.openDatabase()
-    let (sessions, pruned) = try database.snapshot {
+    let (sessions, pruned, deliveries) = try database.snapshot {
       let sessions = try database.sessions(matching: filter)
-      return (sessions, Set(try database.rawPrunedSessions(among: sessions)))
+      return (
+        sessions, Set(try database.rawPrunedSessions(among: sessions)),
+        try database.deliveryStates(of: sessions)
+      )
     }
     // A pruned session's fires and outcomes are its summary's counts, and its status says so.
     func status(_ session: SessionSummary) -> String {
@@ -33,12 +39,15 @@ enum SessionsCommand: Command {
     let contextColumns: [(String, (SessionContext) -> String?)] = [
       ("branch", \.run.branch), ("commit", \.run.commit), ("test", \.test),
     ].filter { _, field in sessions.contains { field($0.context) != nil } }
-    var table = Table(
-      columns: [
+    let showsDeliveries = !deliveries.isEmpty
+    let columns =
+      [
         "id", "name", "uuid", "started", "duration", "status", "fires", "outcomes", "dropped",
         "failed",
-      ] + contextColumns.map(\.0), numeric: [0, 4, 6, 7, 8, 9],
-      freeText: Set([2] + (contextColumns.isEmpty ? [] : [10 + contextColumns.count - 1])))
+      ] + contextColumns.map(\.0) + (showsDeliveries ? ["delivered"] : [])
+    var table = Table(
+      columns: columns, numeric: [0, 4, 6, 7, 8, 9],
+      freeText: Set([2] + (contextColumns.isEmpty && !showsDeliveries ? [] : [columns.count - 1])))
     for session in sessions {
       table.rows.append(
         [
@@ -55,7 +64,9 @@ enum SessionsCommand: Command {
             let value = field(session.context)
             return Table.Cell(
               (name == "commit" ? value.map(Self.shortCommit) : value) ?? "-", raw: value ?? "")
-          })
+          }
+          + (showsDeliveries
+            ? [Table.Cell(DeliveryText.summary(deliveries[session.id] ?? []))] : []))
     }
     let json = JSONValue.object([
       (
@@ -89,6 +100,7 @@ enum SessionsCommand: Command {
                       ? [] : [("testTags", .array(session.context.testTags.map { .string($0) }))]))
               ),
               ("rawPruned", .bool(pruned.contains(session.id))),
+              ("deliveries", .array((deliveries[session.id] ?? []).map(DeliveryText.json))),
             ])
           })
       )

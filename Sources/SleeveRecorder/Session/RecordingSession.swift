@@ -46,6 +46,7 @@ public final class RecordingSession: DispatchObserver {
   /// Whether the session's end was committed.
   private let endWritten = Atomic(false)
   private let stage = FireStage()
+  private let exportRun = SessionExportRun()
 
   init(
     recorder: Recorder, key: SessionKey, rowID: Int64, metadata: SessionMetadata,
@@ -130,6 +131,10 @@ public final class RecordingSession: DispatchObserver {
     } ?? .recording
   }
 
+  /// Where the session's export at its end (``RecorderOptions/export``) stands: `.none`
+  /// until the session ended with an export configured.
+  public var exportStatus: SessionExportStatus { exportRun.status }
+
   /// Waits until every event recorded so far is written (or has failed, see ``status``), up
   /// to `RecorderOptions.waitTimeout`.
   ///
@@ -151,7 +156,8 @@ public final class RecordingSession: DispatchObserver {
 
   /// Writes everything recorded so far and marks the session ended, within
   /// `RecorderOptions.waitTimeout`. Events after `end()` are not recorded. Calling it again
-  /// does nothing.
+  /// does nothing. With ``RecorderOptions/export`` set, the session is then exported, and
+  /// `end()` waits for that at most the export's `endWait` (see ``exportStatus``).
   ///
   /// - Throws: `RecorderError` when the end could not be written: the session then reads as
   ///   unterminated in the file. A timeout (`isTimeout`) whose writer gave the end up is
@@ -194,6 +200,11 @@ public final class RecordingSession: DispatchObserver {
     }
     if let failure = recorder.writer.endFailure(of: key) { throw failure }
     endWritten.store(true, ordering: .releasing)
+    if let export = recorder.options.export {
+      await exportRun.run(
+        export, sessionUUID: uuid, databasePath: recorder.path,
+        onError: recorder.options.onWriteError)
+    }
   }
 
   // MARK: DispatchObserver
