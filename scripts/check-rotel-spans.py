@@ -46,8 +46,9 @@ import re
 import sys
 from collections import Counter, defaultdict
 
-# The end marker's attribute has one home: the receiver.
+
 def _receiver():
+    """scripts/rotel-receiver as a module: the end marker's attribute has one home there."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rotel-receiver")
     sys.dont_write_bytecode = True  # no __pycache__ left in scripts/
     loader = importlib.machinery.SourceFileLoader("rotel_receiver", path)
