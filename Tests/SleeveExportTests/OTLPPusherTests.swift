@@ -176,10 +176,12 @@ struct OTLPPusherTests {
       states.values.flatMap { $0 }.map(\.requests) == report.deliveries.map { Int64($0.sent) })
   }
 
-  @Test("a session that grew after part of it was delivered is reported as changed, not resent")
-  func grownSessionIsChanged() async throws {
+  @Test("a session whose rows changed after part of it was delivered is reported, not resent")
+  func changedSessionIsReported() async throws {
     let fixture = try FixtureDatabase()
-    try fixture.session(1, name: "live", status: "running")
+    // Unterminated (its heartbeat is stale): final as far as the file can tell, so its last
+    // request is sent; rows added after that (a merge, another binary) change that request.
+    try fixture.session(1, name: "crashed", status: "running")
     try fixture.handler(session: 1, number: 1, name: "validate", control: "pay")
     try fixture.outcomes(session: 1, handler: 1, durations: [1, 2, 3])
     var filter = QueryFilter()
@@ -191,10 +193,49 @@ struct OTLPPusherTests {
     let report = try await OTLPPusher(databasePath: fixture.path, sender: again, options: small)
       .push(matching: filter)
     // Three fires of two spans: the first request (two fires) was cut by its size and is the
-    // same again; the second, the session's tail then, now holds the new fire too.
+    // same again; the second, the session's tail then, now holds the added fire too.
     #expect(again.sent.isEmpty)
     #expect(report.changed?.outcome == .changed(sequence: 2))
     #expect(report.changed?.skipped == 1)
+  }
+
+  @Test("a session still recording sends only full requests; the rest goes once it has ended")
+  func runningSessionWaitsForItsEnd() async throws {
+    let fixture = try FixtureDatabase()
+    try fixture.session(1, name: "live", status: "running")
+    // Running: a fresh heartbeat from this (live) process on this host.
+    try fixture.connection.execute(
+      """
+      UPDATE sessions SET host = '\(SessionLiveness.localHostName())',
+        pid = \(ProcessInfo.processInfo.processIdentifier),
+        heartbeat_unix_ns = \(WallClock.unixNanoseconds()) WHERE id = 1
+      """)
+    try fixture.handler(session: 1, number: 1, name: "validate", control: "pay")
+    try fixture.outcomes(session: 1, handler: 1, durations: [1, 2, 3])
+    var filter = QueryFilter()
+    filter.session = .id(1)
+    let options = OTLPPushOptions(signals: [.traces, .metrics], spansPerRequest: 4)
+    let first = ScriptedSender()
+    let report = try await OTLPPusher(
+      databasePath: fixture.path, sender: first, options: options
+    ).push(matching: filter)
+    // Two fires (four spans) fill the first request; the third fire is the tail.
+    #expect(first.sent.map(\.signal) == [.traces])
+    #expect(report.deliveries.map(\.outcome) == [.waiting, .waiting])
+    try fixture.outcomes(session: 1, handler: 1, durations: [4])
+    try fixture.connection.execute(
+      "UPDATE sessions SET status = 'ended', ended_unix_ns = heartbeat_unix_ns WHERE id = 1")
+    try fixture.summarizeEnded()
+    let second = ScriptedSender()
+    let after = try await OTLPPusher(
+      databasePath: fixture.path, sender: second, options: options
+    ).push(matching: filter)
+    #expect(second.sent.map(\.signal) == [.traces, .metrics])
+    #expect(after.deliveries.map(\.outcome) == [.delivered, .delivered])
+    #expect(after.deliveries.first?.skipped == 1)
+    let all = try spanIDs((first.sent + second.sent).filter { $0.signal == .traces }.map(\.body))
+    #expect(all.count == 8)
+    #expect(Set(all).count == 8)
   }
 
   @Test("partial successes are counted per session and recorded with their requests")

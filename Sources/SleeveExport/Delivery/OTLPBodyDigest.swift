@@ -1,13 +1,18 @@
-/// The digest a delivered request is recorded with: 64 bits over the body's UTF-8 bytes, read
+/// The digest a delivered request is recorded with: 64 bits over its items' UTF-8 bytes (the
+/// body from `itemsOffset`: a resource whose session status moved from running to ended
+/// leaves its spans the same), read
 /// as little-endian 8-byte words (the same on every machine), each mixed in with a multiply
 /// and shift. It tells whether a request cut again from a session is the one delivered
 /// before; it is not a cryptographic hash (nobody gains by forging one: the file is the
 /// user's own).
 enum OTLPBodyDigest {
-  /// The digest of `text`'s UTF-8 bytes.
-  static func of(_ text: String) -> UInt64 {
-    var text = text
-    return text.withUTF8 { digest(UnsafeRawBufferPointer($0)) }
+  /// The digest of `body`'s items.
+  static func of(_ body: OTLPRequestBody) -> UInt64 {
+    var text = body.json
+    return text.withUTF8 { bytes in
+      let start = min(max(body.itemsOffset, 0), bytes.count)
+      return digest(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start...]))
+    }
   }
 
   /// The digest of `bytes`.

@@ -14,6 +14,9 @@ public struct OTLPPushReport: Sendable {
       case changed(sequence: Int64)
       /// Not sent: the push stopped before it got there (an endpoint stayed unreachable).
       case stopped
+      /// Sent as far as it can be: the session is still recording, so its last request (cut
+      /// by the end of what was there) and its metrics wait until it ends.
+      case waiting
     }
 
     /// The session's database id.
@@ -50,6 +53,12 @@ public struct OTLPPushReport: Sendable {
       self.signal = signal
       self.endpoint = endpoint
     }
+  }
+
+  /// Whether every selected session's signals are delivered (or waiting for their session
+  /// to end).
+  public var isComplete: Bool {
+    deliveries.allSatisfy { $0.outcome == .delivered || $0.outcome == .waiting }
   }
 
   /// Every session's signals, in the order sessions were selected (traces before metrics).

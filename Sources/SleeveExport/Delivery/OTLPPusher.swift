@@ -76,7 +76,7 @@ public struct OTLPPusher: Sendable {
                 sessionID: delivery.sessionID, endpoint: delivery.endpoint,
                 signal: delivery.signal.rawValue, sequence: sequence, fires: body.fires,
                 items: Int64(body.items), rejected: max(accepted.rejected, 0),
-                digest: OTLPBodyDigest.of(body.json)))
+                digest: OTLPBodyDigest.of(body)))
             report.deliveries[index].sent += 1
             report.deliveries[index].items += body.items
             report.deliveries[index].rejected += max(accepted.rejected, 0)
@@ -91,7 +91,7 @@ public struct OTLPPusher: Sendable {
               pipe.stop()
             }
           }
-        case .end(let index, let skipped, let changed):
+        case .end(let index, let skipped, let changed, let heldBack):
           ended.insert(index)
           report.deliveries[index].skipped = skipped
           let delivery = report.deliveries[index]
@@ -100,6 +100,9 @@ public struct OTLPPusher: Sendable {
             report.deliveries[index].outcome = .stopped
           } else if let changed {
             report.deliveries[index].outcome = .changed(sequence: changed)
+            try ledger.setState(state(of: delivery, .partial, error: nil))
+          } else if heldBack {
+            report.deliveries[index].outcome = .waiting
             try ledger.setState(state(of: delivery, .partial, error: nil))
           } else {
             try ledger.setState(state(of: delivery, .delivered, error: nil))

@@ -10,8 +10,9 @@ enum PushItem: Sendable {
   case request(index: Int, sequence: Int64, body: OTLPRequestBody)
   /// Delivery `index` has no more requests: `skipped` were delivered before; `changed` is the
   /// sequence of a request that differs from the one delivered before (nothing after it
-  /// was produced).
-  case end(index: Int, skipped: Int, changed: Int64?)
+  /// was produced); `heldBack`: the session is still recording, and its last request (or
+  /// its metrics) waits until it ends.
+  case end(index: Int, skipped: Int, changed: Int64?, heldBack: Bool)
   /// Reading the database failed: the push stops with this error.
   case failure(any Error)
 }

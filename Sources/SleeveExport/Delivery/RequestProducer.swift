@@ -8,7 +8,8 @@ import SleeveQuery
 /// came before decides) and the digest of its body: one the ledger holds with the same digest
 /// and item count is skipped; one that differs (the session was still recording when it was
 /// delivered) ends that session's signal as `changed`, so nothing is ever sent twice without
-/// `--resend`.
+/// `--resend`. A session still recording sends only requests that are already full: its last
+/// one, and its metrics, wait until it ends.
 struct RequestProducer: Sendable {
   let path: String
   let filter: QueryFilter
@@ -65,7 +66,8 @@ struct RequestProducer: Sendable {
       }), state.outcome == .delivered, state.sessionEnded
     {
       // Delivered whole after it ended: final, not read again.
-      pipe.send(.end(index: index, skipped: Int(clamping: state.requests), changed: nil))
+      pipe.send(
+        .end(index: index, skipped: Int(clamping: state.requests), changed: nil, heldBack: false))
       return
     }
     let delivered =
@@ -75,11 +77,21 @@ struct RequestProducer: Sendable {
     var sequence: Int64 = 0
     var skipped = 0
     var changed: Int64?
+    var heldBack = false
+    // A session still recording keeps growing: its last request (cut by the end of what is
+    // there, not by its size) and its metrics wait until it ends, so what is sent never
+    // changes after it is delivered.
+    let running = session.liveness == .running
+    var last = false
     let pipe = self.pipe
     let hand: (OTLPRequestBody) throws -> Void = { body in
+      if last, running {
+        heldBack = true
+        return
+      }
       sequence += 1
       if let before = delivered[sequence] {
-        guard before.digest == OTLPBodyDigest.of(body.json), before.items == Int64(body.items)
+        guard before.digest == OTLPBodyDigest.of(body), before.items == Int64(body.items)
         else {
           changed = sequence
           throw SessionChanged()
@@ -97,14 +109,17 @@ struct RequestProducer: Sendable {
           emit: hand)
         try encoder.begin(session)
         try database.forEachFireGroup(in: session) { try encoder.add($0) }
+        last = true
         try encoder.flush()
       case .metrics:
-        let summaries = try database.handlerSummaries(of: session)
+        last = true
+        let summaries = running ? [] : try database.handlerSummaries(of: session)
+        heldBack = running
         if !summaries.isEmpty {
           try hand(OTLPMetricsEncoder.request(session, summaries: summaries))
         }
       }
     } catch is SessionChanged {}
-    pipe.send(.end(index: index, skipped: skipped, changed: changed))
+    pipe.send(.end(index: index, skipped: skipped, changed: changed, heldBack: heldBack))
   }
 }

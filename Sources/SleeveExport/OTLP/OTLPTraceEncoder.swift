@@ -73,7 +73,9 @@ public final class OTLPTraceEncoder {
   public func flush() throws {
     guard spanCount > 0 else { return }
     body += "]}]}]}"
-    let request = OTLPRequestBody(json: body, items: spanCount, fires: firstFire...lastFire)
+    let request = OTLPRequestBody(
+      json: body, items: spanCount, fires: firstFire...lastFire,
+      itemsOffset: resourcePrefix.utf8.count)
     body = ""
     spanCount = 0
     try emit(request)
