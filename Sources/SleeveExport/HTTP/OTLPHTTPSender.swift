@@ -1,0 +1,138 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Sends OTLP/JSON request bodies over HTTP with retries: the real `OTLPRequestSending`.
+///
+/// Each attempt is a `POST` with `Content-Type: application/json`, `Content-Encoding: gzip`
+/// when the target compresses, and the target's headers; it ends within the target's timeout
+/// however the receiver behaves (one that accepts and never answers, or trickles bytes,
+/// included). Then:
+/// - 2xx: delivered; a partial success (`rejectedSpans`/`rejectedDataPoints`, `errorMessage`)
+///   is reported in `OTLPAccepted`.
+/// - 429, 502, 503, 504, and no answer (refused, reset, timed out): retried as `RetryPolicy`
+///   says, honouring `Retry-After`, within the retry budget.
+/// - any other status: fails at once, with the receiver's message (a `google.rpc.Status`
+///   `message`, else the text body), one line of at most a few hundred bytes.
+///
+/// Response bodies are read up to 64 KiB. Header values never appear in an error.
+///
+/// Sendable: every stored property is an immutable Sendable value or the Sendable transport.
+public final class OTLPHTTPSender: OTLPRequestSending {
+  /// The targets and retry policy this sender uses.
+  public let configuration: OTLPPushConfiguration
+  private let jitter: @Sendable () -> Double
+  private let transport: HTTPTransport
+
+  /// A sender for `configuration`; `jitter` returns uniform values in 0..<1 (inject a seeded
+  /// source in tests).
+  public init(
+    configuration: OTLPPushConfiguration,
+    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+  ) {
+    self.configuration = configuration
+    self.jitter = jitter
+    self.transport = HTTPTransport()
+  }
+
+  deinit { transport.close() }
+
+  /// The URL `signal` goes to, without its query; `(no endpoint for metrics)` when the
+  /// configuration has no target for it.
+  public func endpoint(for signal: OTLPSignal) -> String {
+    configuration.target(for: signal)?.display ?? "(no endpoint for \(signal.rawValue))"
+  }
+
+  /// Sends `body` (uncompressed OTLP/JSON) to `signal`'s target, retrying as configured.
+  public func send(_ body: [UInt8], signal: OTLPSignal) async -> Result<
+    OTLPAccepted, OTLPPushError
+  > {
+    guard let target = configuration.target(for: signal) else {
+      return .failure(
+        OTLPPushError(
+          kind: .unreachable, endpoint: endpoint(for: signal),
+          message: "no endpoint configured for \(signal.rawValue)", attempts: 0))
+    }
+    let request = Self.request(body, to: target)
+    let clock = ContinuousClock()
+    let start = clock.now
+    var attempt = 0
+    while true {
+      attempt += 1
+      let outcome = await transport.perform(request, deadline: target.timeout)
+      func failure(_ kind: OTLPPushError.Kind, _ message: String) -> Result<
+        OTLPAccepted, OTLPPushError
+      > {
+        .failure(
+          OTLPPushError(kind: kind, endpoint: target.display, message: message, attempts: attempt))
+      }
+      let kind: OTLPPushError.Kind
+      let message: String
+      var retryAfter: Duration? = nil
+      switch outcome {
+      case .answered(let status, _, let answer) where (200..<300).contains(status):
+        let (rejected, note) = OTLPResponseBody.partialSuccess(answer, signal: signal)
+        return .success(OTLPAccepted(rejected: rejected, message: note, attempts: attempt))
+      case .answered(let status, let header, let answer) where Self.retryable.contains(status):
+        kind = .rejected(status: status)
+        message = OTLPResponseBody.failureMessage(answer) ?? Self.statusText(status)
+        retryAfter = header.flatMap { RetryAfter.delay($0, now: Date()) }
+      case .answered(let status, _, let answer):
+        let text =
+          (300..<400).contains(status)
+          ? "a redirect, not followed (point the endpoint at the receiver itself)"
+          : OTLPResponseBody.failureMessage(answer) ?? Self.statusText(status)
+        return failure(.rejected(status: status), text)
+      case .failed(let reason):
+        kind = .unreachable
+        message = reason
+      }
+      if Task.isCancelled { return failure(kind, message + "; cancelled") }
+      let step = configuration.retry.step(
+        afterAttempt: attempt, elapsed: clock.now - start, retryAfter: retryAfter,
+        unit: jitter())
+      switch step {
+      case .stop(let reason):
+        return failure(kind, message + "; " + reason)
+      case .wait(let wait):
+        do {
+          try await Task.sleep(for: wait)
+        } catch {
+          return failure(kind, message + "; cancelled")
+        }
+      }
+    }
+  }
+
+  /// The statuses OTLP/HTTP retries: 429, 502, 503, 504.
+  static let retryable: Set<Int> = [429, 502, 503, 504]
+
+  private static func statusText(_ status: Int) -> String {
+    HTTPURLResponse.localizedString(forStatusCode: status)
+  }
+
+  private static func request(_ body: [UInt8], to target: OTLPSignalTarget) -> URLRequest {
+    var request = URLRequest(url: target.url)
+    request.httpMethod = "POST"
+    // The real bound is the attempt deadline (`HTTPTransport.perform`); this idle timeout only
+    // backs it up, a whole second later and in whole seconds (FoundationNetworking times a
+    // sub-second interval out at once).
+    request.timeoutInterval = (target.timeout.secondsValue + 1).rounded(.up)
+    for field in target.headers.fields {
+      request.addValue(field.value, forHTTPHeaderField: field.name)
+    }
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    var payload = body
+    if target.compression == .gzip, let compressed = try? Gzip.compress(body) {
+      // A gzip failure (zlib out of memory) sends the body as is, which is still correct.
+      payload = compressed
+      request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
+    } else {
+      request.setValue(nil, forHTTPHeaderField: "Content-Encoding")
+    }
+    request.httpBody = Data(payload)
+    return request
+  }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import SleeveExport
+import SleeveTestSupport
+import Testing
+
+/// The sender against `scripts/otlp-test-server` on loopback: retries, deadlines, messages.
+/// Budgets are small (about 2 s) and the first backoff 50 ms, so the suite stays fast; upper
+/// time bounds are generous, only to catch a hang.
+@Suite(.enabled(if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3"))
+struct OTLPHTTPSenderTests {
+  static let body = Array(
+    #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"tap \"Buy\""}]}]}]}"#.utf8)
+  static let secret = "s3cr3t-t0ken"
+
+  /// A sender to `server` resolved from the environment as the CLI would, with a fast policy.
+  func sender(
+    to base: String, environment extra: [String: String] = [:], timeout: Duration = .seconds(5),
+    budget: Duration = .seconds(2), jitter: SeededJitter = SeededJitter(seed: 17)
+  ) throws -> OTLPHTTPSender {
+    var environment = ["OTEL_EXPORTER_OTLP_ENDPOINT": base]
+    environment.merge(extra) { $1 }
+    var configuration = try OTLPPushConfiguration.resolve(
+      flags: OTLPPushFlags(timeout: timeout, retryBudget: budget), environment: environment)
+    configuration.retry.initialInterval = .milliseconds(50)
+    return OTLPHTTPSender(configuration: configuration, jitter: { jitter.next() })
+  }
+
+  func elapsed(_ body: () async -> Result<OTLPAccepted, OTLPPushError>) async -> (
+    Result<OTLPAccepted, OTLPPushError>, Duration
+  ) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let result = await body()
+    return (result, clock.now - start)
+  }
+
+  @Test("503 then 200 is retried and delivered once: two attempts, the same body both times")
+  func unavailableThenAccepted() async throws {
+    let server = try await LoopbackOTLPServer.start(["503", "200"])
+    let jitter = SeededJitter(seed: 1)
+    let sender = try sender(to: server.baseURL, jitter: jitter)
+    let result = await sender.send(Self.body, signal: .traces)
+    #expect(try result.get().attempts == 2, "seed \(jitter.seed)")
+    #expect(try result.get().rejected == 0)
+    let requests = try server.requests()
+    #expect(requests.count == 2, "a delivered request was sent again, or not retried")
+    for request in requests {
+      #expect(request.method == "POST" && request.path == "/v1/traces")
+      #expect(request.headers["content-type"] == "application/json")
+      #expect(request.headers["content-encoding"] == nil)
+      #expect(request.body == String(decoding: Self.body, as: UTF8.self))
+    }
+  }
+
+  @Test("429 with Retry-After: 1 waits at least the second it asks, not the 50 ms backoff")
+  func retryAfterIsHonoured() async throws {
+    let server = try await LoopbackOTLPServer.start(["429:retry-after=1", "200"])
+    let sender = try sender(to: server.baseURL, budget: .seconds(10))
+    let (result, took) = await elapsed { await sender.send(Self.body, signal: .traces) }
+    #expect(try result.get().attempts == 2)
+    #expect(took >= .seconds(1), "retried after \(took), before the Retry-After second")
+    #expect(took < .seconds(30))
+  }
+
+  @Test("a Retry-After beyond the retry budget ends the retries at once, saying so")
+  func retryAfterBeyondBudgetStops() async throws {
+    let server = try await LoopbackOTLPServer.start(["429:retry-after=120", "200"])
+    let sender = try sender(to: server.baseURL, budget: .seconds(2))
+    let (result, took) = await elapsed { await sender.send(Self.body, signal: .traces) }
+    guard case .failure(let error) = result else {
+      Issue.record("delivered although the receiver asked to wait 120 s")
+      return
+    }
+    #expect(error.kind == .rejected(status: 429))
+    #expect(error.attempts == 1)
+    #expect(error.message.contains("asked to retry after 120 s"), "\(error)")
+    #expect(took < .seconds(60), "slept toward the Retry-After past the budget: \(took)")
+  }
+
+  @Test("400 fails at once with the receiver's message, after one attempt")
+  func badRequestFailsAtOnce() async throws {
+    let server = try await LoopbackOTLPServer.start([
+      "400:message=spans malformed: trace id is not 32 hex digits", "200",
+    ])
+    let sender = try sender(to: server.baseURL)
+    let result = await sender.send(Self.body, signal: .traces)
+    guard case .failure(let error) = result else {
+      Issue.record("a 400 was reported delivered")
+      return
+    }
+    #expect(error.kind == .rejected(status: 400))
+    #expect(error.attempts == 1)
+    #expect(error.message == "spans malformed: trace id is not 32 hex digits")
+    #expect(error.endpoint == server.baseURL + "/v1/traces")
+    #expect(try server.requests().count == 1)
+  }
+
+  @Test("a receiver's message loses its controls and terminal escapes and is bounded")
+  func receiverMessageIsMadeSafe() async throws {
+    let long = String(repeating: "é", count: 3000)
+    let server = try await LoopbackOTLPServer.start([
+      "400:message=\u{1B}]0;PWNED\u{07}bad\u{0D}\u{0A}line \u{9B}2J\u{202E}end", "413:text=\(long)",
+    ])
+    let sender = try sender(to: server.baseURL)
+    guard case .failure(let first) = await sender.send(Self.body, signal: .traces) else {
+      Issue.record("a 400 was reported delivered")
+      return
+    }
+    #expect(first.message == "]0;PWNED bad line 2J end", "\(first.message.debugDescription)")
+    let controls = first.description.unicodeScalars.filter {
+      $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}"
+    }
+    #expect(controls.isEmpty)
+    guard case .failure(let second) = await sender.send(Self.body, signal: .traces) else {
+      Issue.record("a 413 was reported delivered")
+      return
+    }
+    #expect(second.kind == .rejected(status: 413))
+    #expect(
+      second.message.utf8.count <= 310, "an unbounded message: \(second.message.utf8.count) bytes")
+    #expect(second.message.hasPrefix("éé") && second.message.hasSuffix("…"))
+  }
+
+  @Test("a closed port is unreachable once the retry budget is spent, after several attempts")
+  func connectionRefusedIsUnreachable() async throws {
+    let closed = try await LoopbackOTLPServer.start(["200"])
+    let base = closed.baseURL
+    closed.stop()
+    let sender = try sender(to: base, budget: .seconds(1))
+    let (result, took) = await elapsed { await sender.send(Self.body, signal: .traces) }
+    guard case .failure(let error) = result else {
+      Issue.record("delivered to a closed port")
+      return
+    }
+    #expect(error.kind == .unreachable)
+    #expect(error.attempts >= 2, "not retried: \(error)")
+    #expect(error.message.contains("connection refused"), "\(error)")
+    #expect(error.message.contains("retry budget of 1 s spent"), "\(error)")
+    #expect(took < .seconds(30))
+  }
+
+  @Test(
+    "a receiver that never answers, or trickles bytes forever, is cut off by the attempt deadline",
+    arguments: ["hang", "trickle"])
+  func deadlineBoundsTheAttempt(misbehaviour: String) async throws {
+    let server = try await LoopbackOTLPServer.start([misbehaviour])
+    let sender = try sender(to: server.baseURL, timeout: .milliseconds(700), budget: .zero)
+    let (result, took) = await elapsed { await sender.send(Self.body, signal: .traces) }
+    guard case .failure(let error) = result else {
+      Issue.record("a receiver that never answered was reported delivered")
+      return
+    }
+    #expect(error.kind == .unreachable)
+    #expect(error.attempts == 1)
+    #expect(error.message.contains("attempt deadline"), "\(error)")
+    #expect(took >= .milliseconds(600))
+    #expect(took < .seconds(20), "the attempt was not bounded: \(took)")
+  }
+
+  @Test("a connection closed without an answer is retried")
+  func closedConnectionIsRetried() async throws {
+    let server = try await LoopbackOTLPServer.start(["close", "200"])
+    let sender = try sender(to: server.baseURL)
+    let result = await sender.send(Self.body, signal: .traces)
+    #expect(try result.get().attempts == 2)
+  }
+
+  @Test("503 until the budget is spent fails as rejected 503 after several attempts")
+  func unavailableUntilBudgetSpent() async throws {
+    let server = try await LoopbackOTLPServer.start(["503:message=collector overloaded"])
+    let sender = try sender(to: server.baseURL, budget: .seconds(1))
+    guard case .failure(let error) = await sender.send(Self.body, signal: .traces) else {
+      Issue.record("delivered although every answer was 503")
+      return
+    }
+    #expect(error.kind == .rejected(status: 503))
+    #expect(error.attempts >= 2)
+    #expect(error.message.hasPrefix("collector overloaded; retry budget of 1 s spent"), "\(error)")
+    #expect(try server.requests().count == error.attempts)
+  }
+
+  @Test(
+    "a partial success is reported with its count and message, as a string or a number",
+    arguments: [
+      (
+        "200:partial=3:message=3 spans had no name", OTLPSignal.traces,
+        "3 spans had no name" as String?
+      ),
+      ("200:partial-number=5", .metrics, nil),
+      ("200:partial=7:message=points out of order", .metrics, "points out of order"),
+    ])
+  func partialSuccessIsReported(entry: String, signal: OTLPSignal, message: String?) async throws {
+    let server = try await LoopbackOTLPServer.start([entry])
+    let sender = try sender(to: server.baseURL)
+    let accepted = try await sender.send(Self.body, signal: signal).get()
+    let expected = Int64(entry.split(separator: "=")[1].prefix { $0.isNumber }) ?? -1
+    #expect(accepted.rejected == expected)
+    #expect(accepted.message == message)
+    #expect(try server.requests().first?.path == "/" + signal.path)
+  }
+
+  @Test("a full success reports nothing rejected")
+  func fullSuccess() async throws {
+    let server = try await LoopbackOTLPServer.start(["200"])
+    let accepted = try await sender(to: server.baseURL).send(Self.body, signal: .traces).get()
+    #expect(accepted == OTLPAccepted(rejected: 0, message: nil, attempts: 1))
+  }
+
+  @Test("a gzip body arrives with Content-Encoding: gzip and decodes to the original")
+  func gzipBodyDecodesToTheOriginal() async throws {
+    let server = try await LoopbackOTLPServer.start(["200"])
+    let sender = try sender(
+      to: server.baseURL, environment: ["OTEL_EXPORTER_OTLP_COMPRESSION": "gzip"])
+    let body = Array(String(repeating: #"{"name":"tap","kind":1},"#, count: 400).utf8)
+    _ = try await sender.send(body, signal: .metrics).get()
+    let request = try #require(try server.requests().first)
+    #expect(request.headers["content-encoding"] == "gzip")
+    #expect(request.gzipError == nil)
+    #expect(request.bodyLength < body.count / 4, "not compressed: \(request.bodyLength) bytes")
+    #expect(request.body == String(decoding: body, as: UTF8.self))
+  }
+
+  @Test("the configured headers arrive, and never show in an error or a description")
+  func headersArriveAndNeverShow() async throws {
+    let server = try await LoopbackOTLPServer.start(["200", "400:message=unauthorized tenant"])
+    let sender = try sender(
+      to: server.baseURL,
+      environment: [
+        "OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer%20\(Self.secret),x-team=checkout"
+      ])
+    _ = try await sender.send(Self.body, signal: .traces).get()
+    let request = try #require(try server.requests().first)
+    let arrived =
+      request.headers["authorization"] == "Bearer \(Self.secret)"
+      && request.headers["x-team"] == "checkout"
+    #expect(arrived, "the configured headers did not arrive as given (values not shown)")
+    guard case .failure(let error) = await sender.send(Self.body, signal: .traces) else {
+      Issue.record("a 400 was reported delivered")
+      return
+    }
+    var dumped = ""
+    dump(sender.configuration, to: &dumped)
+    for text in [error.description, error.message, String(reflecting: error), dumped] {
+      #expect(!text.contains(Self.secret), "a header value shows in an error or description")
+    }
+  }
+
+  @Test("Sleeve's Content-Type wins over a header of the same name from the environment")
+  func contentTypeCannotBeOverridden() async throws {
+    let server = try await LoopbackOTLPServer.start(["200"])
+    let sender = try sender(
+      to: server.baseURL, environment: ["OTEL_EXPORTER_OTLP_HEADERS": "Content-Type=text/plain"])
+    _ = try await sender.send(Self.body, signal: .traces).get()
+    #expect(try server.requests().first?.headers["content-type"] == "application/json")
+  }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// `scripts/otlp-test-server` running on loopback for one test: a scripted OTLP/HTTP receiver
+/// (answers in order, the last one repeating: `"503"`, `"200"`, `"429:retry-after=1"`,
+/// `"400:message=TEXT"`, `"hang"`, `"trickle"`, `"close"`; the script's doc comment lists
+/// them) and the log of what it received.
+///
+/// The server exits when this value is released or `stop()` is called, and on its own when
+/// the test process dies (its standard input closes). Starting waits at most
+/// `startupLimit` for the port.
+///
+/// Gate a test on `LoopbackOTLPServer.canRun` with `Proofs.run(when:)`: without python3 the
+/// test is skipped on a developer's machine and fails under `SLEEVE_REQUIRE_PROOFS=1`.
+public final class LoopbackOTLPServer {
+  /// One request as the server logged it.
+  public struct Request: Decodable, Sendable {
+    /// `POST`.
+    public let method: String
+    /// The request path, `/v1/traces`.
+    public let path: String
+    /// The headers, names lowercased.
+    public let headers: [String: String]
+    /// Bytes received in the body (compressed, when it was).
+    public let bodyLength: Int
+    /// The body as text, gunzipped first when `Content-Encoding` was gzip.
+    public let body: String
+    /// Why gunzipping failed, when it did.
+    public let gzipError: String?
+
+    enum CodingKeys: String, CodingKey {
+      case method, path, headers, body
+      case bodyLength = "body_length"
+      case gzipError = "gzip_error"
+    }
+  }
+
+  /// Why the server could not be started.
+  public struct StartFailure: Error, CustomStringConvertible {
+    /// What went wrong, with the server's standard error.
+    public let description: String
+  }
+
+  /// The longest wait for the server to print its port.
+  public static let startupLimit = Duration.seconds(20)
+
+  /// Whether python3 is there to run the server.
+  public static var canRun: Bool { PythonModule.isInstalled("http.server") }
+
+  /// The script, found from the package root like the other scripts the tests run.
+  public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("scripts/otlp-test-server").path
+
+  /// The port it listens on, on 127.0.0.1.
+  public let port: Int
+  private let process: Process
+  private let input: Pipe
+  private let directory: TemporaryDirectory
+
+  /// `http://127.0.0.1:PORT`: a base endpoint.
+  public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+  /// Starts the server with `script`, waiting (off the cooperative pool) for its port.
+  ///
+  /// - Throws: `StartFailure` when python3 cannot run it or it prints no port in time.
+  public static func start(_ script: [String]) async throws -> LoopbackOTLPServer {
+    let directory = TemporaryDirectory()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments =
+      ["python3", Self.script, "--log", directory.path("requests.jsonl")] + script
+    let input = Pipe()
+    let output = Pipe()
+    _ = FileManager.default.createFile(
+      atPath: directory.path("stderr.txt"), contents: nil, attributes: [.posixPermissions: 0o600])
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle(forWritingAtPath: directory.path("stderr.txt"))
+    try process.run()
+    let reader = output.fileHandleForReading
+    let line = try await OffThePool.run { () -> String? in
+      try Self.firstLine(of: reader, within: startupLimit)
+    }
+    guard let line, let port = Int(line) else {
+      process.terminate()
+      process.waitUntilExit()
+      let errors = (try? String(contentsOfFile: directory.path("stderr.txt"), encoding: .utf8))
+      throw StartFailure(
+        description: "otlp-test-server printed no port within \(startupLimit): \(errors ?? "")")
+    }
+    return LoopbackOTLPServer(port: port, process: process, input: input, directory: directory)
+  }
+
+  private init(port: Int, process: Process, input: Pipe, directory: TemporaryDirectory) {
+    self.port = port
+    self.process = process
+    self.input = input
+    self.directory = directory
+  }
+
+  /// The requests received so far, in order.
+  public func requests() throws -> [Request] {
+    let path = directory.path("requests.jsonl")
+    guard FileManager.default.fileExists(atPath: path) else { return [] }
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    return try text.split(separator: "\n").map {
+      try JSONDecoder().decode(Request.self, from: Data($0.utf8))
+    }
+  }
+
+  /// Stops the server (closing its standard input, then SIGTERM) and waits for it to exit.
+  public func stop() {
+    try? input.fileHandleForWriting.close()
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+  }
+
+  deinit { stop() }
+
+  /// The first line `handle` yields, waiting at most `limit`; `nil` on end of file.
+  private static func firstLine(of handle: FileHandle, within limit: Duration) throws -> String? {
+    let deadline = ContinuousClock.now + limit
+    var bytes: [UInt8] = []
+    var descriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+    while !bytes.contains(UInt8(ascii: "\n")) {
+      let left = deadline - ContinuousClock.now
+      guard left > .zero else { return nil }
+      let ready = poll(&descriptor, 1, Int32(left.components.seconds * 1000 + 1))
+      guard ready > 0 else { continue }
+      var chunk = [UInt8](repeating: 0, count: 64)
+      let count = read(handle.fileDescriptor, &chunk, chunk.count)
+      guard count > 0 else { return nil }
+      bytes += chunk[..<count]
+    }
+    let line = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[0]
+    return String(decoding: line, as: UTF8.self)
+  }
+}
