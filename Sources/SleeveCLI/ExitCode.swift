@@ -24,8 +24,13 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable {
   public static let notFound = ExitCode(rawValue: 66)
   /// The answer needs rows the file does not hold: raw rows of a session that `sleeve prune`
   /// pruned (`--exact`, `--by event`, `export`), or summaries of ended sessions that have none
-  /// yet beside pruned ones (add them with `sleeve summarize`).
+  /// yet beside pruned ones (add them with `sleeve summarize`); `export --endpoint`: the
+  /// endpoint stayed unreachable past the retries, or a session changed after part of it was
+  /// delivered (`--resend`).
   public static let unavailable = ExitCode(rawValue: 69)
+  /// `export --endpoint`: the receiver refused a request (a status that is not retried, or a
+  /// retryable one past the retry budget); its message is printed.
+  public static let refused = ExitCode(rawValue: 76)
   /// Reading or writing the database or an output (standard output included) failed.
   public static let ioError = ExitCode(rawValue: 74)
   /// The database stayed locked past the busy timeout; try again.
@@ -39,8 +44,9 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable {
     (.usage, "Usage error: unknown option, bad value, missing argument; check: nothing to check."),
     (.dataError, "Not a Sleeve database (or not a regular file), damaged, older or newer."),
     (.notFound, "Database or session not found, unreadable, or no sessions yet."),
-    (.unavailable, "The answer needs raw rows that were pruned, or summaries not yet written."),
+    (.unavailable, "Needs pruned raw rows or unwritten summaries; push: endpoint unreachable."),
     (.ioError, "I/O error reading or writing the database or an output."),
+    (.refused, "export --endpoint: the receiver refused a request (its message is printed)."),
     (.busy, "Database busy (locked) past the timeout; try again."),
   ]
 }

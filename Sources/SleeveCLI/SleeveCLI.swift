@@ -1,4 +1,5 @@
 import Foundation
+import SleeveExport
 import SleeveQuery
 import SleeveRecorder
 import SleeveStore
@@ -141,6 +142,8 @@ public enum SleeveCLI {
       case .refused: return (.usage, error.description)
       case .cannotWrite, .noReader: return (.ioError, error.description)
       }
+    case let error as OTLPConfigurationError:
+      return (.usage, error.message)
     case let error as UnknownFlag:
       return (.notFound, error.description)
     case let error as QuarantineNotFound:

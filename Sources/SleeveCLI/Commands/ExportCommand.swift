@@ -26,6 +26,17 @@ enum ExportCommand: Command {
       With --out the file appears only once complete. A session whose raw rows were pruned
       (sleeve prune) still exports its metrics (from its summaries); the other formats refuse
       a selection holding one with exit 69, naming it.
+      --endpoint URL (or --push, with OTEL_EXPORTER_OTLP_ENDPOINT) sends the same OTLP over
+      HTTP instead: otlp-json (the default then) sends traces to /v1/traces and metrics to
+      /v1/metrics, otlp-metrics-json metrics only. Headers come from
+      OTEL_EXPORTER_OTLP_HEADERS (never printed or recorded); the OTEL_EXPORTER_OTLP_*
+      variables give the defaults, the flags win. Retries with backoff and jitter on 429,
+      502, 503, 504 and connection errors, honouring Retry-After, within --retry-budget.
+      Every request the receiver accepts is recorded in the database, so an interrupted push
+      resumes where it stopped and a second one sends nothing new (--resend sends again); a
+      session still recording sends its last request and its metrics once it has ended.
+      Exit 69: an endpoint stayed unreachable (nothing more marked delivered), or a session
+      changed after part of it was delivered; 76: the receiver refused a request.
       """,
     options: [
       SharedOptions.db,
@@ -33,7 +44,7 @@ enum ExportCommand: Command {
         "format", value: "format",
         help: "otlp-json, otlp-metrics-json, ndjson or csv (default: ndjson)."),
       OptionSpec("out", value: "file", help: "Write to this file (default: standard output)."),
-    ] + SharedOptions.filters.filter { ["session", "name", "since"].contains($0.name) })
+    ] + pushOptions + SharedOptions.filters.filter { ["session", "name", "since"].contains($0.name) })
 
   static var usesSharedFormat: Bool { false }
 
@@ -41,7 +52,12 @@ enum ExportCommand: Command {
     let format =
       try context.value("format", in: arguments) { text throws(ValueError) in
         try ValueParsers.choice(text, of: Format.self)
-      } ?? .ndjson
+      } ?? (isPush(arguments) ? .otlpJSON : .ndjson)
+    if isPush(arguments) { return try await push(arguments, format: format, context: context) }
+    for name in ["timeout", "compression", "retry-budget", "resend"]
+    where arguments[name] != nil || arguments.has(name) {
+      throw UsageError("--\(name) goes with --endpoint or --push", command: spec.name)
+    }
     let filter = try SharedOptions.filter(arguments, context: context)
     let database = try context.openDatabase()
     // One snapshot: the sessions selected and every row exported come from the same state.

@@ -1,0 +1,150 @@
+import SleeveExport
+import SleeveQuery
+
+/// `sleeve export --endpoint URL` (or `--push`): sessions pushed over OTLP/HTTP.
+extension ExportCommand {
+  /// The options of a push.
+  static let pushOptions = [
+    OptionSpec(
+      "endpoint", value: "url",
+      help:
+        "Push to this OTLP/HTTP collector (base URL: /v1/traces and /v1/metrics are appended) "
+        + "instead of writing."),
+    OptionSpec(
+      "push", help: "Push to the endpoint OTEL_EXPORTER_OTLP_ENDPOINT (or its per-signal ones) names."),
+    OptionSpec(
+      "timeout", value: "duration",
+      help: "Each request's deadline (default: OTEL_EXPORTER_OTLP_TIMEOUT, else 10s)."),
+    OptionSpec(
+      "compression", value: "gzip|none",
+      help: "Body encoding (default: OTEL_EXPORTER_OTLP_COMPRESSION, else none)."),
+    OptionSpec(
+      "retry-budget", value: "duration",
+      help: "How long retries of a failed request may go on (default 60s; 0s: none)."),
+    OptionSpec(
+      "resend", help: "Send what the endpoint already accepted again (replaces the record)."),
+  ]
+
+  /// Whether the command line asks for a push.
+  static func isPush(_ arguments: ParsedArguments) -> Bool {
+    arguments["endpoint"] != nil || arguments.has("push")
+  }
+
+  /// Pushes the selected sessions: `otlp-json` sends traces and metrics, `otlp-metrics-json`
+  /// metrics only.
+  static func push(
+    _ arguments: ParsedArguments, format: Format, context: CommandContext
+  ) async throws -> ExitCode {
+    guard format == .otlpJSON || format == .otlpMetricsJSON else {
+      throw UsageError(
+        "--endpoint and --push send OTLP: use --format otlp-json (traces and metrics) or "
+          + "otlp-metrics-json", command: spec.name)
+    }
+    guard arguments["out"] == nil else {
+      throw UsageError("--out writes a file; --endpoint and --push send it: choose one",
+        command: spec.name)
+    }
+    let signals: [OTLPSignal] = format == .otlpJSON ? [.traces, .metrics] : [.metrics]
+    let flags = OTLPPushFlags(
+      endpoint: arguments["endpoint"],
+      timeout: try context.value("timeout", in: arguments) { text throws(ValueError) in
+        let nanoseconds = try ValueParsers.duration(text)
+        guard nanoseconds > 0 else { throw ValueError("the deadline must be more than 0") }
+        return Duration.nanoseconds(nanoseconds)
+      },
+      compression: try context.value("compression", in: arguments) { text throws(ValueError) in
+        try ValueParsers.choice(text, of: OTLPCompression.self)
+      },
+      retryBudget: try context.value("retry-budget", in: arguments) { text throws(ValueError) in
+        Duration.nanoseconds(try ValueParsers.duration(text))
+      })
+    let configuration = try OTLPPushConfiguration.resolve(
+      flags: flags, environment: context.console.environment, signals: signals)
+    let filter = try SharedOptions.filter(arguments, context: context)
+    // The file is opened (and checked) by the pusher's reader; a missing one is 66 as always.
+    _ = try context.openDatabase()
+    let pusher = OTLPPusher(
+      databasePath: context.databasePath, sender: OTLPHTTPSender(configuration: configuration),
+      options: OTLPPushOptions(
+        signals: Set(signals), resend: arguments.has("resend")))
+    let report = try await pusher.push(matching: filter)
+    for delivery in report.deliveries {
+      context.console.error(TerminalText.escaped(PushText.line(delivery)) + "\n")
+      if let warning = PushText.rejection(delivery) {
+        context.console.error("Warning: " + TerminalText.escaped(warning) + "\n")
+      }
+    }
+    if let error = report.unreachable {
+      context.console.error(
+        "Error: " + TerminalText.escaped(error.description)
+          + "; nothing more was marked delivered\n")
+      return .unavailable
+    }
+    if let error = report.refused {
+      context.console.error("Error: " + TerminalText.escaped(error.description) + "\n")
+      return .refused
+    }
+    if let changed = report.changed, case .changed(let sequence) = changed.outcome {
+      context.console.error(
+        "Error: "
+          + TerminalText.escaped(
+            OTLPSessionChanged(endpoint: changed.endpoint, sequence: sequence).description)
+          + "\n")
+      return .unavailable
+    }
+    return .success
+  }
+}
+
+/// The lines a push prints: the one home of their wording.
+enum PushText {
+  /// `Session 3 'alpha' traces: 2 requests (27 spans) delivered to URL.`
+  static func line(_ delivery: OTLPPushReport.Delivery) -> String {
+    let head = "Session \(delivery.sessionID) '\(delivery.sessionName)' \(delivery.signal.rawValue)"
+    let sent = "\(count(delivery.sent, "request")) (\(items(delivery.items, delivery.signal)))"
+    let before =
+      delivery.skipped > 0 ? "; \(count(delivery.skipped, "request")) delivered before" : ""
+    switch delivery.outcome {
+    case .delivered where delivery.sent == 0 && delivery.skipped > 0:
+      return
+        "\(head): already delivered to \(delivery.endpoint) "
+        + "(\(count(delivery.skipped, "request"))); --resend sends it again."
+    case .delivered where delivery.sent == 0:
+      return "\(head): nothing to send."
+    case .delivered:
+      return "\(head): \(sent) delivered to \(delivery.endpoint)\(before)."
+    case .waiting:
+      return
+        "\(head): \(sent) delivered to \(delivery.endpoint)\(before); the session is still "
+        + "recording: the rest goes once it has ended."
+    case .failed(let error):
+      return
+        "\(head): not delivered (\(sent) delivered before the failure\(before)): "
+        + error.description
+    case .changed(let sequence):
+      return
+        "\(head): request \(sequence) differs from the one \(delivery.endpoint) accepted "
+        + "before; not sent."
+    case .stopped:
+      return "\(head): not sent (the push stopped at an unreachable endpoint)."
+    }
+  }
+
+  /// The receiver's partial success, when it refused items.
+  static func rejection(_ delivery: OTLPPushReport.Delivery) -> String? {
+    guard delivery.rejected > 0 else { return nil }
+    let what = delivery.signal == .traces ? "spans" : "data points"
+    return
+      "\(delivery.endpoint) rejected \(delivery.rejected) of \(delivery.items) \(what) of "
+      + "session \(delivery.sessionID)"
+      + (delivery.rejectionMessage.map { ": \($0)" } ?? "")
+  }
+
+  private static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+
+  private static func items(_ number: Int, _ signal: OTLPSignal) -> String {
+    count(number, signal == .traces ? "span" : "data point")
+  }
+}
