@@ -11,7 +11,8 @@ extension ExportCommand {
         "Push to this OTLP/HTTP collector (base URL: /v1/traces and /v1/metrics are appended) "
         + "instead of writing."),
     OptionSpec(
-      "push", help: "Push to the endpoint OTEL_EXPORTER_OTLP_ENDPOINT (or its per-signal ones) names."),
+      "push",
+      help: "Push to the endpoint OTEL_EXPORTER_OTLP_ENDPOINT (or its per-signal ones) names."),
     OptionSpec(
       "timeout", value: "duration",
       help: "Each request's deadline (default: OTEL_EXPORTER_OTLP_TIMEOUT, else 10s)."),
@@ -41,7 +42,8 @@ extension ExportCommand {
           + "otlp-metrics-json", command: spec.name)
     }
     guard arguments["out"] == nil else {
-      throw UsageError("--out writes a file; --endpoint and --push send it: choose one",
+      throw UsageError(
+        "--out writes a file; --endpoint and --push send it: choose one",
         command: spec.name)
     }
     let signals: [OTLPSignal] = format == .otlpJSON ? [.traces, .metrics] : [.metrics]

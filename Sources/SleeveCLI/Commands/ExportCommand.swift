@@ -44,7 +44,8 @@ enum ExportCommand: Command {
         "format", value: "format",
         help: "otlp-json, otlp-metrics-json, ndjson or csv (default: ndjson)."),
       OptionSpec("out", value: "file", help: "Write to this file (default: standard output)."),
-    ] + pushOptions + SharedOptions.filters.filter { ["session", "name", "since"].contains($0.name) })
+    ] + pushOptions
+      + SharedOptions.filters.filter { ["session", "name", "since"].contains($0.name) })
 
   static var usesSharedFormat: Bool { false }
 

@@ -1,0 +1,235 @@
+import Foundation
+import SleeveTestSupport
+import Testing
+
+/// `sleeve export --endpoint`: bad input refused with 64 before anything is sent, faults of
+/// the receiver with their documented codes, and a push killed mid-way that resumes.
+@Suite(
+  "sleeve export --endpoint",
+  .enabled(
+    if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3 (scripts/otlp-test-server)"))
+struct PushCommandTests {
+  /// The span ids (`trace/span`) of OTLP/JSON trace requests, in order.
+  private static func spanIDs(_ bodies: [String]) throws -> [String] {
+    var ids: [String] = []
+    for body in bodies {
+      for line in body.split(separator: "\n") {
+        let json = try #require(
+          try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        for resource in json["resourceSpans"] as? [[String: Any]] ?? [] {
+          for scope in resource["scopeSpans"] as? [[String: Any]] ?? [] {
+            for span in scope["spans"] as? [[String: Any]] ?? [] {
+              ids.append("\(span["traceId"] ?? "")/\(span["spanId"] ?? "")")
+            }
+          }
+        }
+      }
+    }
+    return ids
+  }
+
+  @Test(
+    "bad endpoints, headers and options are refused with 64, on one line, echoing no secret",
+    arguments: [
+      (["--endpoint", "not a url"], [:], "--endpoint"),
+      (["--endpoint", "ftp://127.0.0.1:21"], [:], "http or https"),
+      (["--endpoint", "http://user:hunter2@127.0.0.1:4318"], [:], "OTEL_EXPORTER_OTLP_HEADERS"),
+      (["--endpoint", "http://127.0.0.1:99999"], [:], "--endpoint"),
+      (
+        ["--push"],
+        [
+          "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:1",
+          "OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer hunter2,broken",
+        ],
+        "OTEL_EXPORTER_OTLP_HEADERS"
+      ),
+      (
+        ["--push"],
+        [
+          "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:1",
+          "OTEL_EXPORTER_OTLP_HEADERS": "x-key=hunter2\r\nevil: 1",
+        ],
+        "OTEL_EXPORTER_OTLP_HEADERS"
+      ),
+      (["--push"], [:], "no OTLP endpoint"),
+      (
+        ["--push"],
+        [
+          "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:1",
+          "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+        ],
+        "grpc is not supported"
+      ),
+      (["--endpoint", "http://127.0.0.1:1", "--format", "csv"], [:], "otlp-json"),
+      (["--endpoint", "http://127.0.0.1:1", "--out", "x.json"], [:], "choose one"),
+      (["--endpoint", "http://127.0.0.1:1", "--timeout", "0s"], [:], "--timeout"),
+      (["--endpoint", "http://127.0.0.1:1", "--compression", "br"], [:], "--compression"),
+      (["--resend"], [:], "--resend goes with --endpoint"),
+    ] as [([String], [String: String], String)])
+  func badInputIsRefused(options: [String], environment: [String: String], says: String)
+    async throws
+  {
+    let fixture = try FixtureDatabase.standard()
+    let result = await CLIRunner.run(
+      ["export", "--db", fixture.path, "--session", "all"] + options, environment: environment)
+    #expect(result.exit == 64, "\(result.error)")
+    #expect(result.out.isEmpty)
+    let first = result.error.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(first.hasPrefix("Error: ") && first.contains(says), "\(result.error)")
+    #expect(!result.error.contains("hunter2"))
+    // Nothing was recorded: the file still has no delivery.
+    let sessions = await CLIRunner.run(["sessions", "--db", fixture.path])
+    #expect(!sessions.out.contains("delivered"))
+  }
+
+  @Test(
+    "a 400 exits 76 with the receiver's message, marks nothing delivered, and a rerun sends all")
+  func refusalExits76() async throws {
+    let fixture = try FixtureDatabase.standard()
+    // The first request is refused, the ones after it accepted: the rerun goes to the same
+    // endpoint, whose record must say nothing was delivered.
+    let server = try await LoopbackOTLPServer.start(["400:message=span too large", "200"])
+    defer { server.stop() }
+    let push = ["export", "--db", fixture.path, "--session", "1", "--endpoint", server.baseURL]
+    let result = await CLIRunner.run(push)
+    #expect(result.exit == 76, "\(result.error)")
+    #expect(result.error.contains("HTTP 400: span too large"), "\(result.error)")
+    let json = await CLIRunner.run(["sessions", "--db", fixture.path, "--format", "json"])
+    // The traces were refused; the metrics, sent next, got the 200.
+    let states = try Self.deliveryStates(json.out).filter { $0.endpoint.hasSuffix("/v1/traces") }
+    #expect(states.map(\.state) == ["failed"], "\(states)")
+    #expect(states.map(\.requests) == [0])
+    let rerun = await CLIRunner.run(push)
+    #expect(rerun.exit == 0, "\(rerun.error)")
+    let file = await CLIRunner.run([
+      "export", "--db", fixture.path, "--session", "1", "--format", "otlp-json",
+    ])
+    let traces = try server.requests().dropFirst().filter { $0.path == "/v1/traces" }.map(\.body)
+    #expect(try Self.spanIDs(traces) == (try Self.spanIDs([file.out])))
+  }
+
+  @Test("an endpoint that refuses connections exits 69 naming it, after the retry budget")
+  func unreachableExits69() async throws {
+    let fixture = try FixtureDatabase.standard()
+    // A port that was just free: nothing listens there.
+    let closed = try await LoopbackOTLPServer.start(["200"])
+    let url = closed.baseURL
+    closed.stop()
+    let result = await CLIRunner.run([
+      "export", "--db", fixture.path, "--session", "all", "--endpoint", url,
+      "--retry-budget", "1s",
+    ])
+    #expect(result.exit == 69, "\(result.error)")
+    #expect(result.error.contains("POST \(url)/v1/traces: unreachable"), "\(result.error)")
+    #expect(result.error.contains("nothing more was marked delivered"))
+    let json = await CLIRunner.run(["sessions", "--db", fixture.path, "--format", "json"])
+    #expect(try Self.deliveryStates(json.out).allSatisfy { $0.requests == 0 })
+  }
+
+  @Test("a receiver that never answers is cut off by --timeout, and the push exits 69")
+  func silentReceiverTimesOut() async throws {
+    let fixture = try FixtureDatabase.standard()
+    let silent = try await LoopbackOTLPServer.start(["hang"])
+    defer { silent.stop() }
+    let started = ContinuousClock.now
+    let result = await CLIRunner.run([
+      "export", "--db", fixture.path, "--session", "all", "--endpoint", silent.baseURL,
+      "--timeout", "300ms", "--retry-budget", "0s",
+    ])
+    #expect(result.exit == 69, "\(result.error)")
+    // A bound, not a speed target: without the deadline this would never return.
+    #expect(ContinuousClock.now - started < .seconds(20))
+  }
+
+  @Test("a push killed with SIGKILL mid-way resumes: nothing lost, nothing accepted sent again")
+  func killedPushResumes() async throws {
+    let directory = TemporaryDirectory()
+    let database = directory.path("demo.sqlite")
+    #expect(await CLIRunner.run(["demo", "--db", database]).exit == 0)
+    let file = await CLIRunner.run([
+      "export", "--db", database, "--session", "all", "--format", "otlp-json",
+    ])
+    let everything = try Self.spanIDs([file.out])
+    // Two requests accepted, the third never answered: the push is killed while it waits.
+    // Later requests are accepted: the rerun goes to the same endpoint.
+    let first = try await LoopbackOTLPServer.start(["200", "200", "hang", "200"])
+    defer { first.stop() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ChildProcess.sleeveBinary)
+    process.arguments = [
+      "export", "--db", database, "--session", "all", "--endpoint", first.baseURL,
+      "--timeout", "60s",
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var reachedThird = false
+    let deadline = ContinuousClock.now + .seconds(60)
+    while !reachedThird, ContinuousClock.now < deadline {
+      reachedThird = try first.requests().count >= 3
+      if !reachedThird { try await Task.sleep(for: .milliseconds(20)) }
+    }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    try #require(reachedThird, "the push never reached its third request")
+    #expect(process.terminationReason == .uncaughtSignal)
+    let accepted = try first.requests().prefix(2).map(\.body)
+    #expect(try first.requests().allSatisfy { $0.path == "/v1/traces" })
+
+    let push = ["export", "--db", database, "--session", "all", "--endpoint", first.baseURL]
+    let rerun = await CLIRunner.run(push)
+    #expect(rerun.exit == 0, "\(rerun.error)")
+    let resumed = try first.requests().dropFirst(3).filter { $0.path == "/v1/traces" }
+      .map(\.body)
+    #expect(try Self.spanIDs(accepted) + Self.spanIDs(resumed) == everything)
+    #expect(rerun.error.contains("2 requests delivered before"), "\(rerun.error)")
+    // And a third push sends nothing at all.
+    let before = try first.requests().count
+    let again = await CLIRunner.run(push)
+    #expect(again.exit == 0)
+    #expect(try first.requests().count == before)
+  }
+
+  @Test("sessions shows each signal's delivery once a session was pushed")
+  func sessionsShowDeliveries() async throws {
+    let fixture = try FixtureDatabase.standard()
+    try fixture.summarizeEnded()
+    let server = try await LoopbackOTLPServer.start(["200"])
+    defer { server.stop() }
+    let pushed = await CLIRunner.run([
+      "export", "--db", fixture.path, "--session", "1", "--endpoint", server.baseURL,
+    ])
+    #expect(pushed.exit == 0, "\(pushed.error)")
+    let table = await CLIRunner.run(["sessions", "--db", fixture.path])
+    let rows = table.out.split(separator: "\n")
+    #expect(rows.first?.hasSuffix("delivered") == true, "\(table.out)")
+    #expect(
+      rows.contains { $0.contains("alpha") && $0.hasSuffix("metrics delivered, traces delivered") })
+    #expect(rows.contains { $0.contains("beta") && $0.hasSuffix("-") })
+    let json = await CLIRunner.run(["sessions", "--db", fixture.path, "--format", "json"])
+    let states = try Self.deliveryStates(json.out)
+    #expect(states.map(\.state) == ["delivered", "delivered"])
+    #expect(
+      states.map(\.endpoint).sorted() == [
+        server.baseURL + "/v1/metrics", server.baseURL + "/v1/traces",
+      ])
+  }
+
+  private struct State {
+    let endpoint: String
+    let state: String
+    let requests: Int
+  }
+
+  private static func deliveryStates(_ json: String) throws -> [State] {
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    return (object["sessions"] as? [[String: Any]] ?? []).flatMap { session in
+      (session["deliveries"] as? [[String: Any]] ?? []).map {
+        State(
+          endpoint: $0["endpoint"] as? String ?? "", state: $0["state"] as? String ?? "",
+          requests: $0["requests"] as? Int ?? -1)
+      }
+    }
+  }
+}
