@@ -10,29 +10,47 @@ final class SessionExportRun: Sendable {
   var status: SessionExportStatus { state.withLock { $0 } }
 
   /// Starts `export` of session `uuid` in `path` and waits until it finished or its
-  /// `endWait` passed, whichever is first.
+  /// `endWait` passed, whichever is first; the export goes on after that.
   func run(
     _ export: any SessionExport, sessionUUID uuid: String, databasePath path: String,
     onError: (@Sendable (RecorderError) -> Void)?
   ) async {
     state.withLock { $0 = .inProgress }
-    let task = Task.detached { [self] in
-      do {
-        try await export.export(sessionUUID: uuid, databasePath: path)
-        state.withLock { $0 = .delivered }
-      } catch {
-        let message = "\(error)"
-        state.withLock { $0 = .failed(message) }
-        onError?(.exportFailed(session: uuid, message: message))
+    let wait = export.endWait
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let waiter = FirstResume(continuation)
+      let timer = Task.detached {
+        try? await Task.sleep(for: wait)
+        waiter.resume()
+      }
+      Task.detached { [self] in
+        do {
+          try await export.export(sessionUUID: uuid, databasePath: path)
+          state.withLock { $0 = .delivered }
+        } catch {
+          let message = "\(error)"
+          state.withLock { $0 = .failed(message) }
+          onError?(.exportFailed(session: uuid, message: message))
+        }
+        timer.cancel()
+        waiter.resume()
       }
     }
-    let wait = export.endWait
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask { await task.value }
-      group.addTask { try? await Task.sleep(for: wait) }
-      await group.next()
-      // Ends the sleep; the export task is not a child and goes on.
-      group.cancelAll()
+  }
+}
+
+/// Resumes a continuation once, whichever of its callers comes first.
+private final class FirstResume: Sendable {
+  private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+
+  init(_ continuation: CheckedContinuation<Void, Never>) {
+    self.continuation = Mutex(continuation)
+  }
+
+  func resume() {
+    continuation.withLock { pending in
+      pending?.resume()
+      pending = nil
     }
   }
 }
