@@ -150,9 +150,10 @@ struct PushCommandTests {
       "export", "--db", database, "--session", "all", "--format", "otlp-json",
     ])
     let everything = try Self.spanIDs([file.out])
-    // Two requests accepted, the third never answered: the push is killed while it waits.
-    // Later requests are accepted: the rerun goes to the same endpoint.
-    let first = try await LoopbackOTLPServer.start(["200", "200", "hang", "200"])
+    // Two requests accepted, the next two (both on the wire at once) never answered: the
+    // push is killed while it waits. Later requests are accepted: the rerun goes to the
+    // same endpoint.
+    let first = try await LoopbackOTLPServer.start(["200", "200", "hang", "hang", "200"])
     defer { first.stop() }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ChildProcess.sleeveBinary)
@@ -163,15 +164,16 @@ struct PushCommandTests {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    var reachedThird = false
+    // The fourth request goes once the second's answer is recorded (two are on the wire).
+    var reachedFourth = false
     let deadline = ContinuousClock.now + .seconds(60)
-    while !reachedThird, ContinuousClock.now < deadline {
-      reachedThird = try first.requests().count >= 3
-      if !reachedThird { try await Task.sleep(for: .milliseconds(20)) }
+    while !reachedFourth, ContinuousClock.now < deadline {
+      reachedFourth = try first.requests().count >= 4
+      if !reachedFourth { try await Task.sleep(for: .milliseconds(20)) }
     }
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
-    try #require(reachedThird, "the push never reached its third request")
+    try #require(reachedFourth, "the push never reached its fourth request")
     #expect(process.terminationReason == .uncaughtSignal)
     let accepted = try first.requests().prefix(2).map(\.body)
     #expect(try first.requests().allSatisfy { $0.path == "/v1/traces" })
@@ -179,7 +181,7 @@ struct PushCommandTests {
     let push = ["export", "--db", database, "--session", "all", "--endpoint", first.baseURL]
     let rerun = await CLIRunner.run(push)
     #expect(rerun.exit == 0, "\(rerun.error)")
-    let resumed = try first.requests().dropFirst(3).filter { $0.path == "/v1/traces" }
+    let resumed = try first.requests().dropFirst(4).filter { $0.path == "/v1/traces" }
       .map(\.body)
     #expect(try Self.spanIDs(accepted) + Self.spanIDs(resumed) == everything)
     #expect(rerun.error.contains("2 requests delivered before"), "\(rerun.error)")

@@ -48,6 +48,33 @@ private final class ScriptedSender: OTLPRequestSending {
     message: "bad span", attempts: 1)
 }
 
+/// A sender whose answers take seeded random times (so they come back out of order), failing
+/// the `failAt`-th request as unreachable; it keeps the bodies it accepted.
+private final class ShuffledSender: OTLPRequestSending {
+  private let state: Mutex<(random: SeededGenerator, count: Int, accepted: [String])>
+  private let failAt: Int?
+
+  init(seed: UInt64, failAt: Int?) {
+    state = Mutex((SeededGenerator(seed: seed), 0, []))
+    self.failAt = failAt
+  }
+
+  var accepted: [String] { state.withLock { $0.accepted } }
+
+  func send(_ body: [UInt8], signal: OTLPSignal) async -> Result<OTLPAccepted, OTLPPushError> {
+    let (number, delay) = state.withLock { state -> (Int, UInt64) in
+      state.count += 1
+      return (state.count, UInt64.random(in: 0...20, using: &state.random))
+    }
+    try? await Task.sleep(for: .milliseconds(delay))
+    if number == failAt { return .failure(ScriptedSender.unreachable()) }
+    state.withLock { $0.accepted.append(String(decoding: body, as: UTF8.self)) }
+    return .success(OTLPAccepted())
+  }
+
+  func endpoint(for signal: OTLPSignal) -> String { "http://127.0.0.1:4318/" + signal.path }
+}
+
 /// The span ids of OTLP/JSON trace requests, in order.
 private func spanIDs(_ bodies: [String]) throws -> [String] {
   var ids: [String] = []
@@ -71,8 +98,10 @@ private func allSessions() -> QueryFilter {
   return filter
 }
 
-/// Small requests (4 spans) so the standard fixture's sessions take several each.
-private let small = OTLPPushOptions(signals: [.traces], spansPerRequest: 4)
+/// Small requests (4 spans) so the standard fixture's sessions take several each, one at a
+/// time so the order of answers is known (`concurrentAnswersResume` sends several at once).
+private let small = OTLPPushOptions(
+  signals: [.traces], spansPerRequest: 4, concurrentRequests: 1)
 
 @Suite("OTLP push: resumable and idempotent")
 struct OTLPPusherTests {
@@ -137,6 +166,27 @@ struct OTLPPusherTests {
     #expect(rerun.deliveries.map(\.outcome) == [.delivered, .delivered])
   }
 
+  @Test(
+    "with several requests on the wire, answers in any order, a failure and a rerun: each span once",
+    arguments: [1, 7, 42] as [UInt64])
+  func concurrentAnswersResume(seed: UInt64) async throws {
+    let fixture = try FixtureDatabase.standard()
+    let everything = try Self.fileSpans(fixture)
+    var options = small
+    options.concurrentRequests = 3
+    let failing = ShuffledSender(seed: seed, failAt: 4)
+    let report = try await OTLPPusher(databasePath: fixture.path, sender: failing, options: options)
+      .push(matching: allSessions())
+    #expect(report.unreachable != nil, "seed \(seed)")
+    let accepted = try spanIDs(failing.accepted)
+    let resumed = ShuffledSender(seed: seed &+ 1, failAt: nil)
+    _ = try await OTLPPusher(databasePath: fixture.path, sender: resumed, options: options)
+      .push(matching: allSessions())
+    let rest = try spanIDs(resumed.accepted)
+    #expect((accepted + rest).sorted() == everything.sorted(), "seed \(seed)")
+    #expect(Set(accepted).isDisjoint(with: rest), "seed \(seed)")
+  }
+
   @Test("a refused request fails its session's signal, records nothing for it, and others go on")
   func refusalFailsOneSession() async throws {
     let fixture = try FixtureDatabase.standard()
@@ -171,9 +221,11 @@ struct OTLPPusherTests {
     #expect(try spanIDs(again.sent.map(\.body)) == (try Self.fileSpans(fixture)))
     #expect(report.deliveries.map(\.skipped) == [0, 0])
     let database = try QueryDatabase(path: fixture.path)
-    let states = try database.deliveryStates(of: try database.sessions(matching: allSessions()))
+    let sessions = try database.sessions(matching: allSessions())
+    let states = try database.deliveryStates(of: sessions)
     #expect(
-      states.values.flatMap { $0 }.map(\.requests) == report.deliveries.map { Int64($0.sent) })
+      sessions.compactMap { states[$0.id]?.first?.requests }
+        == report.deliveries.map { Int64($0.sent) })
   }
 
   @Test("a session whose rows changed after part of it was delivered is reported, not resent")

@@ -14,12 +14,17 @@ public struct OTLPPushOptions: Sendable {
   public var spansPerRequest: Int
   /// A trace request ends at the first fire group that takes it past this many bytes.
   public var bytesPerRequest: Int
+  /// How many requests may be on the wire at once (at least 1). Each is recorded as its
+  /// answer comes, in whatever order: a rerun skips every request recorded, wherever it is.
+  public var concurrentRequests: Int
 
   /// Options sending `signals`; `resend` sends what was delivered again.
   public init(
     signals: Set<OTLPSignal> = [.traces, .metrics], resend: Bool = false,
-    spansPerRequest: Int = requestLimits.spans, bytesPerRequest: Int = requestLimits.bytes
+    spansPerRequest: Int = requestLimits.spans, bytesPerRequest: Int = requestLimits.bytes,
+    concurrentRequests: Int = 2
   ) {
+    self.concurrentRequests = concurrentRequests
     self.signals = signals
     self.resend = resend
     self.spansPerRequest = spansPerRequest
