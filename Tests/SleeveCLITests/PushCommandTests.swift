@@ -217,6 +217,30 @@ struct PushCommandTests {
       ])
   }
 
+  @Test("README's push commands run as shown: the second push sends nothing new")
+  func readmeCommandsRunAsShown() async throws {
+    let directory = TemporaryDirectory()
+    let environment = ["SLEEVE_DB": directory.path("sleeve.sqlite")]
+    let server = try await LoopbackOTLPServer.start(["200"])
+    defer { server.stop() }
+    let commands = try ReadmeCommandLine.block(after: "### Push to your collector")
+    #expect(commands.map { $0.arguments.first ?? "" } == ["demo", "export", "export", "sessions"])
+    var sent: [Int] = []
+    var last = ""
+    for command in commands {
+      let arguments = command.arguments.map {
+        $0 == "http://localhost:4318" ? server.baseURL : $0
+      }
+      let result = await CLIRunner.run(arguments, environment: environment)
+      #expect(result.exit == command.exit, "\(arguments): \(result.error)")
+      if arguments.first == "export" { sent.append(try server.requests().count) }
+      last = result.out
+    }
+    // The demo's session: traces in several requests and one of metrics, then nothing.
+    #expect(sent.count == 2 && sent[0] > 2 && sent[1] == sent[0], "\(sent)")
+    #expect(last.contains("metrics delivered, traces delivered"), "\(last)")
+  }
+
   private struct State {
     let endpoint: String
     let state: String
