@@ -6,7 +6,10 @@ import Testing
 /// The sender against `scripts/otlp-test-server` on loopback: retries, deadlines, messages.
 /// Budgets are small (about 2 s) and the first backoff 50 ms, so the suite stays fast; upper
 /// time bounds are generous, only to catch a hang.
-@Suite(.enabled(if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3"))
+/// A hang fails the test at its time limit instead of stalling the suite.
+@Suite(
+  .enabled(if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3"),
+  .timeLimit(.minutes(1)))
 struct OTLPHTTPSenderTests {
   static let body = Array(
     #"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"tap \"Buy\""}]}]}]}"#.utf8)
@@ -155,6 +158,16 @@ struct OTLPHTTPSenderTests {
     #expect(error.message.contains("attempt deadline"), "\(error)")
     #expect(took >= .milliseconds(600))
     #expect(took < .seconds(20), "the attempt was not bounded: \(took)")
+  }
+
+  @Test(
+    "an endless answer is read only up to its bound, so the attempt ends long before its deadline")
+  func endlessAnswerIsCutAtTheBound() async throws {
+    let server = try await LoopbackOTLPServer.start(["flood"])
+    let sender = try sender(to: server.baseURL, timeout: .seconds(30), budget: .zero)
+    let (result, took) = await elapsed { await sender.send(Self.body, signal: .traces) }
+    #expect(try result.get() == OTLPAccepted(rejected: 0, message: nil, attempts: 1))
+    #expect(took < .seconds(25), "the answer was read until the deadline: \(took)")
   }
 
   @Test("a connection closed without an answer is retried")
