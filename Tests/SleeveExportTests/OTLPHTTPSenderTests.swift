@@ -170,6 +170,23 @@ struct OTLPHTTPSenderTests {
     #expect(took < .seconds(25), "the answer was read until the deadline: \(took)")
   }
 
+  @Test("a redirect is not followed: the headers never go to another address")
+  func redirectIsNotFollowed() async throws {
+    let elsewhere = try await LoopbackOTLPServer.start(["200"])
+    let server = try await LoopbackOTLPServer.start([
+      "307:location=\(elsewhere.baseURL)/v1/traces"
+    ])
+    let sender = try sender(
+      to: server.baseURL, environment: ["OTEL_EXPORTER_OTLP_HEADERS": "authorization=token"])
+    guard case .failure(let error) = await sender.send(Self.body, signal: .traces) else {
+      Issue.record("a redirect was followed and reported delivered")
+      return
+    }
+    #expect(error.kind == .rejected(status: 307))
+    #expect(error.message.contains("redirect, not followed"), "\(error)")
+    #expect(try elsewhere.requests().isEmpty, "the request went to the redirect's address")
+  }
+
   @Test("a connection closed without an answer is retried")
   func closedConnectionIsRetried() async throws {
     let server = try await LoopbackOTLPServer.start(["close", "200"])
