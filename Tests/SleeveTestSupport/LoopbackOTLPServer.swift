@@ -114,21 +114,28 @@ public final class LoopbackOTLPServer: @unchecked Sendable {
     }
   }
 
-  /// Stops the server: closes its standard input and sends SIGTERM; it exits at once (its port
-  /// is closed when this returns or moments after), and Foundation reaps it. Never blocks.
+  /// Stops the server (closing its standard input, then SIGTERM) and waits for it to exit, so
+  /// its port is closed when this returns. The wait is short (the server exits at once) but
+  /// blocks the calling thread; `stopAndWait()` waits off the cooperative pool.
   public func stop() {
+    signalStop()
+    process.waitUntilExit()
+  }
+
+  /// `stop()`, waiting on a thread of its own instead of the caller's.
+  public func stopAndWait() async {
+    signalStop()
+    _ = try? await OffThePool.run { self.process.waitUntilExit() }
+  }
+
+  /// Closes the server's standard input and sends SIGTERM, without waiting: it exits at once
+  /// and Foundation reaps it. What `deinit` does, so releasing a server never blocks.
+  private func signalStop() {
     try? input.fileHandleForWriting.close()
     if process.isRunning { process.terminate() }
   }
 
-  /// Stops the server and waits, off the cooperative pool, until it has exited (its port is
-  /// closed when this returns).
-  public func stopAndWait() async {
-    stop()
-    _ = try? await OffThePool.run { self.process.waitUntilExit() }
-  }
-
-  deinit { stop() }
+  deinit { signalStop() }
 
   /// The first line `handle` yields, waiting at most `limit`; `nil` on end of file.
   private static func firstLine(of handle: FileHandle, within limit: Duration) throws -> String? {
