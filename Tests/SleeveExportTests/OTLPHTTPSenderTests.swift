@@ -247,13 +247,16 @@ struct OTLPHTTPSenderTests {
       to: server.baseURL, environment: ["OTEL_EXPORTER_OTLP_COMPRESSION": "gzip"])
     // Seeded random letters between repeated runs: both the literal and the match paths of
     // deflate, and more than one 1 MiB input chunk for the largest size. ASCII, so the server's
-    // text log holds it exactly.
-    var generator = SeededGenerator(seed: seed)
-    let body = (0..<size).map { index in
-      index % 64 < 32 ? UInt8(ascii: "a") + UInt8(generator.next() % 26) : UInt8(ascii: "x")
+    // text log holds it exactly. Built, read back and compared off the cooperative pool, which
+    // the other tests' deadlines and sleeps need.
+    let body = try await OffThePool.run {
+      var generator = SeededGenerator(seed: seed)
+      return (0..<size).map { index in
+        index % 64 < 32 ? UInt8(ascii: "a") + UInt8(generator.next() % 26) : UInt8(ascii: "x")
+      }
     }
     _ = try await sender.send(body, signal: .metrics).get()
-    let request = try #require(try server.requests().first)
+    let request = try #require(try await OffThePool.run { try server.requests().first })
     #expect(request.headers["content-encoding"] == "gzip")
     #expect(request.gzipError == nil, "Python could not gunzip the body (seed \(seed))")
     if size >= 1000 {
@@ -262,7 +265,7 @@ struct OTLPHTTPSenderTests {
     }
     // A Bool, not `==` inside #expect: a failing comparison of megabyte values would make the
     // test library diff them, which takes minutes.
-    let same = Array(request.body.utf8) == body
+    let same = try await OffThePool.run { Array(request.body.utf8) == body }
     #expect(same, "the decoded body differs from the original (size \(size), seed \(seed))")
   }
 
