@@ -11,7 +11,11 @@ import Foundation
 ///
 /// Gate a test on `LoopbackOTLPServer.canRun` with `Proofs.run(when:)`: without python3 the
 /// test is skipped on a developer's machine and fails under `SLEEVE_REQUIRE_PROOFS=1`.
-public final class LoopbackOTLPServer {
+///
+/// `@unchecked Sendable`: every stored property is a `let` set before the value is shared;
+/// after that the process and pipe are only signalled and closed (`stop`), which Foundation
+/// allows from any thread, and `requests()` only reads the log file.
+public final class LoopbackOTLPServer: @unchecked Sendable {
   /// One request as the server logged it.
   public struct Request: Decodable, Sendable {
     /// `POST`.
@@ -60,10 +64,15 @@ public final class LoopbackOTLPServer {
   /// `http://127.0.0.1:PORT`: a base endpoint.
   public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-  /// Starts the server with `script`, waiting (off the cooperative pool) for its port.
+  /// Starts the server with `script` and waits for its port, all on a thread of its own (not
+  /// the cooperative pool, which the tests' own deadlines and sleeps need).
   ///
   /// - Throws: `StartFailure` when python3 cannot run it or it prints no port in time.
   public static func start(_ script: [String]) async throws -> LoopbackOTLPServer {
+    try await OffThePool.run { try launch(script) }
+  }
+
+  private static func launch(_ script: [String]) throws -> LoopbackOTLPServer {
     let directory = TemporaryDirectory()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -77,10 +86,7 @@ public final class LoopbackOTLPServer {
     process.standardOutput = output
     process.standardError = FileHandle(forWritingAtPath: directory.path("stderr.txt"))
     try process.run()
-    let reader = output.fileHandleForReading
-    let line = try await OffThePool.run { () -> String? in
-      try Self.firstLine(of: reader, within: startupLimit)
-    }
+    let line = try Self.firstLine(of: output.fileHandleForReading, within: startupLimit)
     guard let line, let port = Int(line) else {
       process.terminate()
       process.waitUntilExit()
@@ -108,14 +114,28 @@ public final class LoopbackOTLPServer {
     }
   }
 
-  /// Stops the server (closing its standard input, then SIGTERM) and waits for it to exit.
+  /// Stops the server (closing its standard input, then SIGTERM) and waits for it to exit, so
+  /// its port is closed when this returns. The wait is short (the server exits at once) but
+  /// blocks the calling thread; `stopAndWait()` waits off the cooperative pool.
   public func stop() {
-    try? input.fileHandleForWriting.close()
-    if process.isRunning { process.terminate() }
+    signalStop()
     process.waitUntilExit()
   }
 
-  deinit { stop() }
+  /// `stop()`, waiting on a thread of its own instead of the caller's.
+  public func stopAndWait() async {
+    signalStop()
+    _ = try? await OffThePool.run { self.process.waitUntilExit() }
+  }
+
+  /// Closes the server's standard input and sends SIGTERM, without waiting: it exits at once
+  /// and Foundation reaps it. What `deinit` does, so releasing a server never blocks.
+  private func signalStop() {
+    try? input.fileHandleForWriting.close()
+    if process.isRunning { process.terminate() }
+  }
+
+  deinit { signalStop() }
 
   /// The first line `handle` yields, waiting at most `limit`; `nil` on end of file.
   private static func firstLine(of handle: FileHandle, within limit: Duration) throws -> String? {

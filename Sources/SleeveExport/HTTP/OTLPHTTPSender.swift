@@ -89,7 +89,9 @@ public final class OTLPHTTPSender: OTLPRequestSending {
         kind = .unreachable
         message = reason
       }
-      if Task.isCancelled { return failure(kind, message + "; cancelled") }
+      if Task.isCancelled {
+        return failure(kind, message == "cancelled" ? message : message + "; cancelled")
+      }
       let step = configuration.retry.step(
         afterAttempt: attempt, elapsed: clock.now - start, retryAfter: retryAfter,
         unit: jitter())
