@@ -46,7 +46,7 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable {
     (.notFound, "Database or session not found, unreadable, or no sessions yet."),
     (.unavailable, "Needs pruned raw rows or unwritten summaries; push: endpoint unreachable."),
     (.ioError, "I/O error reading or writing the database or an output."),
-    (.refused, "export --endpoint: the receiver refused a request (its message is printed)."),
     (.busy, "Database busy (locked) past the timeout; try again."),
+    (.refused, "export --endpoint: the receiver refused a request (its message is printed)."),
   ]
 }

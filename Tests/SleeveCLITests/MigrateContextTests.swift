@@ -35,7 +35,7 @@ struct MigrateContextTests {
     #expect(migrate.exit == 0)
     #expect(
       migrate.out
-        == "applied  0003_run_context\napplied  0004_interactions\napplied  0005_summaries\napplied  0006_summary_rollups\napplied  0007_rollouts\n"
+        == "applied  0003_run_context\napplied  0004_interactions\napplied  0005_summaries\napplied  0006_summary_rollups\napplied  0007_rollouts\napplied  0008_deliveries\n"
     )
     #expect(try snapshot() == before)
     #expect(try old.connection.scalarInt("SELECT count(*) FROM sessions") == 2)

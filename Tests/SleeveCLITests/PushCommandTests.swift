@@ -7,7 +7,8 @@ import Testing
 @Suite(
   "sleeve export --endpoint",
   .enabled(
-    if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3 (scripts/otlp-test-server)"))
+    if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3 (scripts/otlp-test-server)"),
+  .timeLimit(.minutes(3)))
 struct PushCommandTests {
   /// The span ids (`trace/span`) of OTLP/JSON trace requests, in order.
   private static func spanIDs(_ bodies: [String]) throws -> [String] {

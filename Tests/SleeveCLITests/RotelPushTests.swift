@@ -10,7 +10,8 @@ import Testing
   "OTLP push to Rotel, a real collector",
   .enabled(
     if: Proofs.run(when: RotelReceiver.canRun),
-    "needs rotel (scripts/requirements-test.txt)"))
+    "needs rotel (scripts/requirements-test.txt)"),
+  .timeLimit(.minutes(3)))
 struct RotelPushTests {
   private static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts")

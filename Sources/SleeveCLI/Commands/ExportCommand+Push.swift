@@ -7,23 +7,20 @@ extension ExportCommand {
   static let pushOptions = [
     OptionSpec(
       "endpoint", value: "url",
-      help:
-        "Push to this OTLP/HTTP collector (base URL: /v1/traces and /v1/metrics are appended) "
-        + "instead of writing."),
+      help: "Push to this OTLP/HTTP collector (a base URL) instead of writing."),
     OptionSpec(
-      "push",
-      help: "Push to the endpoint OTEL_EXPORTER_OTLP_ENDPOINT (or its per-signal ones) names."),
+      "push", help: "Push to the collector OTEL_EXPORTER_OTLP_ENDPOINT names."),
     OptionSpec(
       "timeout", value: "duration",
-      help: "Each request's deadline (default: OTEL_EXPORTER_OTLP_TIMEOUT, else 10s)."),
+      help: "Each attempt's deadline (default: OTEL_EXPORTER_OTLP_TIMEOUT, else 10s)."),
     OptionSpec(
-      "compression", value: "gzip|none",
-      help: "Body encoding (default: OTEL_EXPORTER_OTLP_COMPRESSION, else none)."),
+      "compression", value: "mode",
+      help: "gzip or none (default: OTEL_EXPORTER_OTLP_COMPRESSION, else none)."),
     OptionSpec(
-      "retry-budget", value: "duration",
-      help: "How long retries of a failed request may go on (default 60s; 0s: none)."),
+      "retry-budget", value: "time",
+      help: "How long a failed request is retried (default 60s; 0s: never)."),
     OptionSpec(
-      "resend", help: "Send what the endpoint already accepted again (replaces the record)."),
+      "resend", help: "Send again what the endpoint already accepted."),
   ]
 
   /// Whether the command line asks for a push.

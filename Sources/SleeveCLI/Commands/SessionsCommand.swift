@@ -9,8 +9,8 @@ enum SessionsCommand: Command {
       rows were pruned (sleeve prune) is 'ended, raw pruned', with the fires and outcomes its
       summary counted. Once any session was pushed (sleeve export --endpoint, or a recorder's
       push at session end), a 'delivered' column says where each signal stands: delivered,
-      partial (the push stopped, or the session changed after part of it was delivered) or
-      failed, per endpoint.
+      partial (the push stopped short, or waits for the session to end) or failed, per
+      endpoint.
       """,
     options: SharedOptions.common + SessionTerms.optionsDefaultingToAll)
 
