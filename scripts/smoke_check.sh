@@ -48,6 +48,19 @@ expect 0 "$sleeve" export --db "$scratch/merged.sqlite" --format otlp-json --out
 expect 0 "$sleeve" export --db "$db" --format csv --out "$scratch/sleeve.csv"
 expect 74 "$sleeve" export --db "$db" --out "$scratch/no/such/dir.csv"
 expect 0 "$sleeve" migrate --db "$db"
+# Push: to a real collector (Rotel) on loopback, twice (the second sends nothing new); bad
+# endpoints and headers refused; an endpoint nobody listens on.
+exec 9> >(scripts/rotel-receiver --no-debug-log --log "$scratch/rotel.log" > "$scratch/rotel.url")
+for _ in $(seq 200); do [ -s "$scratch/rotel.url" ] && break; sleep 0.1; done
+collector=$(head -1 "$scratch/rotel.url")
+expect 0 "$sleeve" export --db "$db" --endpoint "$collector"
+expect 0 "$sleeve" export --db "$db" --endpoint "$collector" --compression gzip
+grep -q "already delivered" "$scratch/err" || { echo "FAIL  the second push sent again"; failures=$((failures + 1)); }
+exec 9>&-
+expect 64 "$sleeve" export --db "$db" --endpoint ftp://127.0.0.1:1
+expect 64 env OTEL_EXPORTER_OTLP_HEADERS='x-key=secret,broken' "$sleeve" export --db "$db" --push --endpoint http://127.0.0.1:1
+grep -q secret "$scratch/err" && { echo "FAIL  a header value was echoed"; failures=$((failures + 1)); }
+expect 69 "$sleeve" export --db "$db" --endpoint http://127.0.0.1:9 --retry-budget 0s
 # The gate: the demo's new checkout breaches its 2% error-rate threshold.
 expect 1 "$sleeve" check --db "$db"
 expect 2 "$sleeve" check --db "$db" --handler validate-cart --max-p99 1s --min-samples 100000000
