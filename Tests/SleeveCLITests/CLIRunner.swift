@@ -1,4 +1,5 @@
 import Foundation
+import SleeveTestSupport
 import Testing
 
 @testable import SleeveCLI
@@ -15,6 +16,39 @@ struct CLIRunner {
     let console = Console.capturing(environment: environment)
     let code = await SleeveCLI.run(arguments, console: console)
     return Result(exit: code.rawValue, out: console.capturedOutput, error: console.capturedError)
+  }
+
+  /// Runs the built `sleeve` binary with `arguments` in a child process (the environment is
+  /// this process's without its `OTEL_*` variables, plus `environment`), waiting on a thread of its own: heavy commands (a
+  /// demo, a large export, a push) then never hold one of the cooperative pool's few threads,
+  /// which time-bounded tests beside them need.
+  static func runChild(_ arguments: [String], environment: [String: String] = [:]) async throws
+    -> Result
+  {
+    let directory = TemporaryDirectory()
+    let (out, error) = (directory.path("out"), directory.path("err"))
+    let exit = try await OffThePool.run { () -> Int32 in
+      for path in [out, error] {
+        _ = FileManager.default.createFile(
+          atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+      }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: ChildProcess.sleeveBinary)
+      process.arguments = arguments
+      // The OpenTelemetry variables of the machine running the tests never leak in.
+      process.environment = ProcessInfo.processInfo.environment.filter {
+        !$0.key.hasPrefix("OTEL_")
+      }.merging(environment) { $1 }
+      process.standardInput = FileHandle.nullDevice
+      process.standardOutput = FileHandle(forWritingAtPath: out)
+      process.standardError = FileHandle(forWritingAtPath: error)
+      try process.run()
+      process.waitUntilExit()
+      return process.terminationStatus
+    }
+    return Result(
+      exit: exit, out: try String(contentsOfFile: out, encoding: .utf8),
+      error: try String(contentsOfFile: error, encoding: .utf8))
   }
 
   /// Runs `arguments` and expects the usage error every command gives: exit 64, nothing on

@@ -92,17 +92,17 @@ struct PushCommandTests {
     let server = try await LoopbackOTLPServer.start(["400:message=span too large", "200"])
     defer { server.stop() }
     let push = ["export", "--db", fixture.path, "--session", "1", "--endpoint", server.baseURL]
-    let result = await CLIRunner.run(push)
+    let result = try await CLIRunner.runChild(push)
     #expect(result.exit == 76, "\(result.error)")
     #expect(result.error.contains("HTTP 400: span too large"), "\(result.error)")
-    let json = await CLIRunner.run(["sessions", "--db", fixture.path, "--format", "json"])
+    let json = try await CLIRunner.runChild(["sessions", "--db", fixture.path, "--format", "json"])
     // The traces were refused; the metrics, sent next, got the 200.
     let states = try Self.deliveryStates(json.out).filter { $0.endpoint.hasSuffix("/v1/traces") }
     #expect(states.map(\.state) == ["failed"], "\(states)")
     #expect(states.map(\.requests) == [0])
-    let rerun = await CLIRunner.run(push)
+    let rerun = try await CLIRunner.runChild(push)
     #expect(rerun.exit == 0, "\(rerun.error)")
-    let file = await CLIRunner.run([
+    let file = try await CLIRunner.runChild([
       "export", "--db", fixture.path, "--session", "1", "--format", "otlp-json",
     ])
     let traces = try server.requests().dropFirst().filter { $0.path == "/v1/traces" }.map(\.body)
@@ -116,14 +116,14 @@ struct PushCommandTests {
     let closed = try await LoopbackOTLPServer.start(["200"])
     let url = closed.baseURL
     closed.stop()
-    let result = await CLIRunner.run([
+    let result = try await CLIRunner.runChild([
       "export", "--db", fixture.path, "--session", "all", "--endpoint", url,
       "--retry-budget", "1s",
     ])
     #expect(result.exit == 69, "\(result.error)")
     #expect(result.error.contains("POST \(url)/v1/traces: unreachable"), "\(result.error)")
     #expect(result.error.contains("nothing more was marked delivered"))
-    let json = await CLIRunner.run(["sessions", "--db", fixture.path, "--format", "json"])
+    let json = try await CLIRunner.runChild(["sessions", "--db", fixture.path, "--format", "json"])
     #expect(try Self.deliveryStates(json.out).allSatisfy { $0.requests == 0 })
   }
 
@@ -133,7 +133,7 @@ struct PushCommandTests {
     let silent = try await LoopbackOTLPServer.start(["hang"])
     defer { silent.stop() }
     let started = ContinuousClock.now
-    let result = await CLIRunner.run([
+    let result = try await CLIRunner.runChild([
       "export", "--db", fixture.path, "--session", "all", "--endpoint", silent.baseURL,
       "--timeout", "300ms", "--retry-budget", "0s",
     ])
@@ -146,8 +146,8 @@ struct PushCommandTests {
   func killedPushResumes() async throws {
     let directory = TemporaryDirectory()
     let database = directory.path("demo.sqlite")
-    #expect(await CLIRunner.run(["demo", "--db", database]).exit == 0)
-    let file = await CLIRunner.run([
+    #expect(try await CLIRunner.runChild(["demo", "--db", database]).exit == 0)
+    let file = try await CLIRunner.runChild([
       "export", "--db", database, "--session", "all", "--format", "otlp-json",
     ])
     let everything = try Self.spanIDs([file.out])
@@ -180,7 +180,7 @@ struct PushCommandTests {
     #expect(try first.requests().allSatisfy { $0.path == "/v1/traces" })
 
     let push = ["export", "--db", database, "--session", "all", "--endpoint", first.baseURL]
-    let rerun = await CLIRunner.run(push)
+    let rerun = try await CLIRunner.runChild(push)
     #expect(rerun.exit == 0, "\(rerun.error)")
     let resumed = try first.requests().dropFirst(4).filter { $0.path == "/v1/traces" }
       .map(\.body)
@@ -188,7 +188,7 @@ struct PushCommandTests {
     #expect(rerun.error.contains("2 requests delivered before"), "\(rerun.error)")
     // And a third push sends nothing at all.
     let before = try first.requests().count
-    let again = await CLIRunner.run(push)
+    let again = try await CLIRunner.runChild(push)
     #expect(again.exit == 0)
     #expect(try first.requests().count == before)
   }
@@ -199,17 +199,17 @@ struct PushCommandTests {
     try fixture.summarizeEnded()
     let server = try await LoopbackOTLPServer.start(["200"])
     defer { server.stop() }
-    let pushed = await CLIRunner.run([
+    let pushed = try await CLIRunner.runChild([
       "export", "--db", fixture.path, "--session", "1", "--endpoint", server.baseURL,
     ])
     #expect(pushed.exit == 0, "\(pushed.error)")
-    let table = await CLIRunner.run(["sessions", "--db", fixture.path])
+    let table = try await CLIRunner.runChild(["sessions", "--db", fixture.path])
     let rows = table.out.split(separator: "\n")
     #expect(rows.first?.hasSuffix("delivered") == true, "\(table.out)")
     #expect(
       rows.contains { $0.contains("alpha") && $0.hasSuffix("metrics delivered, traces delivered") })
     #expect(rows.contains { $0.contains("beta") && $0.hasSuffix("-") })
-    let json = await CLIRunner.run(["sessions", "--db", fixture.path, "--format", "json"])
+    let json = try await CLIRunner.runChild(["sessions", "--db", fixture.path, "--format", "json"])
     let states = try Self.deliveryStates(json.out)
     #expect(states.map(\.state) == ["delivered", "delivered"])
     #expect(
@@ -232,7 +232,7 @@ struct PushCommandTests {
       let arguments = command.arguments.map {
         $0 == "http://localhost:4318" ? server.baseURL : $0
       }
-      let result = await CLIRunner.run(arguments, environment: environment)
+      let result = try await CLIRunner.runChild(arguments, environment: environment)
       #expect(result.exit == command.exit, "\(arguments): \(result.error)")
       if arguments.first == "export" { sent.append(try server.requests().count) }
       last = result.out

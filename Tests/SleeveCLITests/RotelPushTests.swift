@@ -22,7 +22,7 @@ struct RotelPushTests {
     in directory: TemporaryDirectory
   ) async throws -> (paths: [String], keep: FixtureDatabase) {
     let demo = directory.path("demo.sqlite")
-    let made = await CLIRunner.run(["demo", "--db", demo])
+    let made = try await CLIRunner.runChild(["demo", "--db", demo])
     #expect(made.exit == 0, "\(made.error)")
     let hostile = try HostileNames.database()
     try hostile.summarizeEnded()
@@ -46,7 +46,7 @@ struct RotelPushTests {
         "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": metrics.baseURL + "/v1/metrics",
         "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION": "gzip",
       ]
-      let pushed = await CLIRunner.run(
+      let pushed = try await CLIRunner.runChild(
         ["export", "--db", database, "--session", "all", "--push"], environment: environment)
       #expect(pushed.exit == 0, "\(pushed.error)")
       #expect(pushed.error.contains("traces: "), "\(pushed.error)")
@@ -54,7 +54,7 @@ struct RotelPushTests {
       var files: [String: String] = [:]
       for format in ["otlp-json", "otlp-metrics-json"] {
         files[format] = directory.path("\(stem).\(format)")
-        let exported = await CLIRunner.run([
+        let exported = try await CLIRunner.runChild([
           "export", "--db", database, "--session", "all", "--format", format, "--out",
           files[format]!,
         ])
