@@ -57,27 +57,17 @@ TEMPORALITIES = ["AGGREGATION_TEMPORALITY_UNSPECIFIED", "AGGREGATION_TEMPORALITY
 
 def expected_metrics(path, masks):
     metrics = []
-    try:
-        with open(path, "rb") as file:
-            lines = file.read().split(b"\n")
-    except OSError as error:
-        raise Failure(66, f"cannot read {path}: {error.strerror}")
-    for number, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            for resource_metrics in json.loads(raw)["resourceMetrics"]:
-                resource = spans.expected_attributes(
-                    (resource_metrics.get("resource") or {}).get("attributes"), ATTRIBUTE, masks)
-                for scope_metrics in resource_metrics.get("scopeMetrics", []):
-                    scope = scope_metrics.get("scope")
-                    scope_line = None if scope is None else masks.field(
-                        "InstrumentationScope ",
-                        f"{scope.get('name', '')} {scope.get('version', '')}")
-                    for metric in scope_metrics.get("metrics", []):
-                        metrics.append(expected_metric(metric, resource, scope_line, masks))
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise Failure(65, f"{path} line {number}: not an OTLP/JSON metrics request ({error})")
+
+    def add(request):
+        for resource_metrics in request["resourceMetrics"]:
+            resource = spans.expected_attributes(
+                (resource_metrics.get("resource") or {}).get("attributes"), ATTRIBUTE, masks)
+            for scope_metrics in resource_metrics.get("scopeMetrics", []):
+                scope_line = spans.scope_line(scope_metrics.get("scope"), masks)
+                for metric in scope_metrics.get("metrics", []):
+                    metrics.append(expected_metric(metric, resource, scope_line, masks))
+
+    spans.each_request(path, "metrics", add)
     return metrics
 
 
@@ -215,13 +205,8 @@ class MetricsLogParser:
 
 
 def received_metrics(path, masks):
-    try:
-        with open(path, "rb") as file:
-            log = file.read().decode("utf-8", errors="replace")
-    except OSError as error:
-        raise Failure(66, f"cannot read {path}: {error.strerror}")
     parser = MetricsLogParser()
-    for number, line in enumerate(masks.apply(log).split("\n"), 1):
+    for number, line in spans.log_lines(path, masks):
         parser.feed(number, line)
     marker = spans.END_MARKER_KEY + ": "
     metrics = [metric for metric in parser.metrics

@@ -174,36 +174,58 @@ def expected_attributes(attributes, prefix, masks):
             for item in attributes or []]
 
 
-def expected_spans(path, masks):
-    """The file's spans, each as the parser reads Rotel's rendering of it."""
-    spans = []
+def read_bytes(path):
+    """The file's bytes; exit 66 when it cannot be read."""
     try:
         with open(path, "rb") as file:
-            lines = file.read().split(b"\n")
+            return file.read()
     except OSError as error:
         raise Failure(66, f"cannot read {path}: {error.strerror}")
-    for number, raw in enumerate(lines, 1):
+
+
+def each_request(path, kind, handle):
+    """Calls handle(request) with each line of an OTLP/JSON file; exit 65 for a line that is
+    not a `kind` request."""
+    for number, raw in enumerate(read_bytes(path).split(b"\n"), 1):
         if not raw.strip():
             continue
         try:
-            request = json.loads(raw)
-            for resource_spans in request["resourceSpans"]:
-                resource = expected_attributes(
-                    (resource_spans.get("resource") or {}).get("attributes"), ATTRIBUTE, masks)
-                for scope_spans in resource_spans.get("scopeSpans", []):
-                    scope = scope_spans.get("scope")
-                    scope_line, scope_attributes = None, []
-                    if scope is not None:
-                        scope_line = masks.field(
-                            "InstrumentationScope ",
-                            f"{scope.get('name', '')} {scope.get('version', '')}")
-                        scope_attributes = expected_attributes(
-                            scope.get("attributes"), ATTRIBUTE, masks)
-                    for span in scope_spans.get("spans", []):
-                        spans.append(expected_span(span, resource, scope_line,
-                                                   scope_attributes, masks))
+            handle(json.loads(raw))
         except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise Failure(65, f"{path} line {number}: not an OTLP/JSON trace request ({error})")
+            raise Failure(65, f"{path} line {number}: not an OTLP/JSON {kind} request ({error})")
+
+
+def scope_line(scope, masks):
+    """A scope as Rotel renders it (`InstrumentationScope name version`), or None."""
+    if scope is None:
+        return None
+    return masks.field("InstrumentationScope ",
+                       f"{scope.get('name', '')} {scope.get('version', '')}")
+
+
+def log_lines(path, masks):
+    """Rotel's log, decoded and masked, as numbered lines."""
+    log = read_bytes(path).decode("utf-8", errors="replace")
+    return enumerate(masks.apply(log).split("\n"), 1)
+
+
+def expected_spans(path, masks):
+    """The file's spans, each as the parser reads Rotel's rendering of it."""
+    spans = []
+
+    def add(request):
+        for resource_spans in request["resourceSpans"]:
+            resource = expected_attributes(
+                (resource_spans.get("resource") or {}).get("attributes"), ATTRIBUTE, masks)
+            for scope_spans in resource_spans.get("scopeSpans", []):
+                scope = scope_spans.get("scope")
+                scope_attributes = [] if scope is None else expected_attributes(
+                    scope.get("attributes"), ATTRIBUTE, masks)
+                for span in scope_spans.get("spans", []):
+                    spans.append(expected_span(span, resource, scope_line(scope, masks),
+                                               scope_attributes, masks))
+
+    each_request(path, "trace", add)
     return spans
 
 
@@ -360,13 +382,8 @@ class LogParser:
 
 
 def received_spans(path, masks):
-    try:
-        with open(path, "rb") as file:
-            log = file.read().decode("utf-8", errors="replace")
-    except OSError as error:
-        raise Failure(66, f"cannot read {path}: {error.strerror}")
     parser = LogParser()
-    for number, line in enumerate(masks.apply(log).split("\n"), 1):
+    for number, line in log_lines(path, masks):
         parser.feed(number, line)
     marker = END_MARKER_KEY + ": "
     spans = [span for span in parser.spans

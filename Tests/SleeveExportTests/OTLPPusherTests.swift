@@ -316,6 +316,18 @@ struct OTLPPusherTests {
     #expect(sender.sent.isEmpty)
   }
 
+  @Test("a push from a file that does not exist throws and creates nothing")
+  func missingFileIsNotCreated() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("missing.sqlite")
+    let sender = ScriptedSender()
+    await #expect(throws: QueryError.self) {
+      _ = try await OTLPPusher(databasePath: path, sender: sender).push(matching: allSessions())
+    }
+    #expect(!FileManager.default.fileExists(atPath: path))
+    #expect(sender.sent.isEmpty)
+  }
+
   @Test("metrics go as one request per session with summaries, and are not sent twice")
   func metricsOncePerSession() async throws {
     let fixture = try FixtureDatabase.standard()

@@ -86,7 +86,7 @@ public final class LoopbackOTLPServer: @unchecked Sendable {
     process.standardOutput = output
     process.standardError = FileHandle(forWritingAtPath: directory.path("stderr.txt"))
     try process.run()
-    let line = try Self.firstLine(of: output.fileHandleForReading, within: startupLimit)
+    let line = PipeLine.first(of: output.fileHandleForReading, within: startupLimit)
     guard let line, let port = Int(line) else {
       process.terminate()
       process.waitUntilExit()
@@ -136,23 +136,4 @@ public final class LoopbackOTLPServer: @unchecked Sendable {
   }
 
   deinit { signalStop() }
-
-  /// The first line `handle` yields, waiting at most `limit`; `nil` on end of file.
-  private static func firstLine(of handle: FileHandle, within limit: Duration) throws -> String? {
-    let deadline = ContinuousClock.now + limit
-    var bytes: [UInt8] = []
-    var descriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-    while !bytes.contains(UInt8(ascii: "\n")) {
-      let left = deadline - ContinuousClock.now
-      guard left > .zero else { return nil }
-      let ready = poll(&descriptor, 1, Int32(left.components.seconds * 1000 + 1))
-      guard ready > 0 else { continue }
-      var chunk = [UInt8](repeating: 0, count: 64)
-      let count = read(handle.fileDescriptor, &chunk, chunk.count)
-      guard count > 0 else { return nil }
-      bytes += chunk[..<count]
-    }
-    let line = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[0]
-    return String(decoding: line, as: UTF8.self)
-  }
 }

@@ -37,11 +37,16 @@ public struct OTLPPusher: Sendable {
 
   /// Pushes the sessions `filter` selects (traces, then metrics, session by session).
   ///
-  /// - Throws: `StoreError`/`SQLiteError` when the ledger cannot be written (before anything
+  /// - Throws: `QueryError.databaseNotFound` for a missing file (none is created);
+  ///   `StoreError`/`SQLiteError` when the ledger cannot be written (before anything
   ///   is sent); `QueryError` when the file cannot be read (a session whose raw rows were
   ///   pruned, for traces: before anything is sent). Delivery failures do not throw: they are
   ///   in the report.
   public func push(matching filter: QueryFilter) async throws -> OTLPPushReport {
+    // A push records into a database that exists; it never creates one at a mistyped path.
+    guard try DatabaseFile.inspect(databasePath) != .missing else {
+      throw QueryError.databaseNotFound(path: databasePath)
+    }
     let ledger = DeliveryLedger(connection: try SleeveDatabase.openForWriting(path: databasePath))
     var endpoints: [OTLPSignal: String] = [:]
     for signal in OTLPSignal.allCases { endpoints[signal] = sender.endpoint(for: signal) }
