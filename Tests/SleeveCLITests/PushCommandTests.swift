@@ -242,6 +242,39 @@ struct PushCommandTests {
     #expect(last.contains("metrics delivered, traces delivered"), "\(last)")
   }
 
+  @Test(
+    "the pushed metrics requests parse with the official opentelemetry-proto classes",
+    .enabled(
+      if: Proofs.run(
+        when: PythonModule.isInstalled("opentelemetry.proto.collector.metrics.v1")),
+      "needs opentelemetry-proto (scripts/requirements-test.txt)"))
+  func pushedMetricsParseWithOpenTelemetryProto() async throws {
+    let fixture = try FixtureDatabase.standard()
+    try fixture.summarizeEnded()
+    let server = try await LoopbackOTLPServer.start(["200"])
+    defer { server.stop() }
+    let pushed = try await CLIRunner.runChild([
+      "export", "--db", fixture.path, "--session", "1", "--format", "otlp-metrics-json",
+      "--endpoint", server.baseURL, "--compression", "gzip",
+    ])
+    #expect(pushed.exit == 0, "\(pushed.error)")
+    let bodies = try server.requests().filter { $0.path == "/v1/metrics" }
+    #expect(bodies.count == 1)
+    #expect(bodies.allSatisfy { $0.headers["content-encoding"] == "gzip" })
+    let directory = TemporaryDirectory()
+    let file = directory.path("pushed-metrics.jsonl")
+    try bodies.map { $0.body + "\n" }.joined().write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("scripts/check-otlp-metrics.py").path
+    let parsed = try await ChildProcess.runOffThePool("/usr/bin/env", ["python3", script, file])
+    #expect(parsed.status == 0, "\(parsed.output)")
+    // Session 1 "alpha": validate, charge off and charge on ran (3 histograms); 6 counters
+    // over 26 outcomes of every status.
+    #expect(parsed.output == "histograms 3 counters 6 outcomes 26\n")
+  }
+
   private struct State {
     let endpoint: String
     let state: String
