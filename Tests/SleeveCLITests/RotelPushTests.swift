@@ -22,7 +22,9 @@ struct RotelPushTests {
     in directory: TemporaryDirectory
   ) async throws -> (paths: [String], keep: FixtureDatabase) {
     let demo = directory.path("demo.sqlite")
-    let made = try await CLIRunner.runChild(["demo", "--db", demo])
+    // A short demo (300 fires): every kind of span, and little for Rotel and the checker to
+    // chew on beside the rest of the suite.
+    let made = try await CLIRunner.runChild(["demo", "--db", demo, "--fires", "300"])
     #expect(made.exit == 0, "\(made.error)")
     let hostile = try HostileNames.database()
     try hostile.summarizeEnded()
