@@ -108,9 +108,12 @@ public final class LoopbackOTLPServer: @unchecked Sendable {
   public func requests() throws -> [Request] {
     let path = directory.path("requests.jsonl")
     guard FileManager.default.fileExists(atPath: path) else { return [] }
-    let text = try String(contentsOfFile: path, encoding: .utf8)
-    return try text.split(separator: "\n").map {
-      try JSONDecoder().decode(Request.self, from: Data($0.utf8))
+    // Read while the server may be writing: only whole lines (ended by a newline) count, so
+    // a request being logged right now is left for the next read.
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    guard let end = data.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+    return try data[...end].split(separator: UInt8(ascii: "\n")).map {
+      try JSONDecoder().decode(Request.self, from: Data($0))
     }
   }
 
