@@ -195,15 +195,12 @@ public struct DeliveryLedger {
     let statement = try connection.prepare(
       """
       SELECT s.session_id, s.endpoint, s.signal, s.state, s.attempted_unix_ns, s.last_error,
-        s.session_ended,
-        (SELECT count(*) FROM otlp_deliveries d WHERE d.session_id = s.session_id
-          AND d.endpoint = s.endpoint AND d.signal = s.signal),
-        (SELECT coalesce(sum(d.items), 0) FROM otlp_deliveries d WHERE d.session_id = s.session_id
-          AND d.endpoint = s.endpoint AND d.signal = s.signal),
-        (SELECT coalesce(sum(d.rejected), 0) FROM otlp_deliveries d WHERE d.session_id = s.session_id
-          AND d.endpoint = s.endpoint AND d.signal = s.signal)
+        s.session_ended, count(d.sequence), coalesce(sum(d.items), 0),
+        coalesce(sum(d.rejected), 0)
       FROM otlp_delivery_state s
+      LEFT JOIN otlp_deliveries d USING (session_id, endpoint, signal)
       WHERE s.session_id IN (SELECT value FROM json_each(?))
+      GROUP BY s.session_id, s.endpoint, s.signal
       ORDER BY s.session_id, s.endpoint, s.signal
       """)
     try statement.bind("[" + sessions.map(String.init).joined(separator: ",") + "]", at: 1)
