@@ -13,10 +13,12 @@ let package = Package(
     .library(name: "SleeveTesting", targets: ["SleeveTesting"]),
     .library(name: "SleeveQuery", targets: ["SleeveQuery"]),
     .library(name: "SleeveExport", targets: ["SleeveExport"]),
+    .library(name: "SleeveBridge", targets: ["SleeveBridge"]),
     .executable(name: "sleeve", targets: ["sleeve"]),
   ],
   targets: [
     .target(name: "SleeveCore", swiftSettings: strict),
+    .target(name: "SleeveBridge", dependencies: ["SleeveCore"], swiftSettings: strict),
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",
@@ -122,6 +124,13 @@ let package = Package(
       dependencies: [
         "SleeveExport", "SleeveQuery", "SleeveStore", "SleeveRecorder", "SleeveCore",
         "SleeveTestSupport",
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "SleeveBridgeTests",
+      dependencies: [
+        "SleeveBridge", "SleeveCore", "SleeveRecorder", "SleeveStore", "SleeveTestSupport",
       ],
       swiftSettings: strict
     ),

@@ -73,19 +73,27 @@ open class Control {
   var finishedBeforeTracked: Set<UInt64> = []
   var taskCounter: UInt64 = 0
   private var cachedInfo: ControlInfo?
+  /// The kind given at creation, if any; else the class name.
+  private let givenKind: String?
+  /// The watcher of ``registeredEvents``, if any (``watchRegisteredEvents(_:)``).
+  var registeredEventsWatch: RegisteredEventsWatch?
 
   /// Creates a control.
   ///
   /// - Parameters:
   ///   - name: A stable name, e.g. `checkout.submit`.
+  ///   - kind: What observers record as the control's kind; `nil` (the default) means the
+  ///     class name. A mirror of a platform control gives the platform class (`UIButton`).
   ///   - observer: This control's observer; defaults to ``ControlDefaults/observer``, then
   ///     ``defaultObserver``.
   ///   - flags: The flag provider; defaults to ``ControlDefaults/flags``, then
   ///     ``defaultFlags``.
   public init(
-    name: String, observer: (any DispatchObserver)? = nil, flags: (any FlagProvider)? = nil
+    name: String, kind: String? = nil, observer: (any DispatchObserver)? = nil,
+    flags: (any FlagProvider)? = nil
   ) {
     self.name = name
+    self.givenKind = kind
     self.id = IdentifierCounter.nextControl()
     let observer = observer ?? ControlDefaults.observer ?? Control.defaultObserver
     self.activeObserver = observer is NoOpDispatchObserver ? nil : observer
@@ -118,13 +126,15 @@ open class Control {
     fire(events, origin: .interaction)
   }
 
-  /// The class name, e.g. `Button` or an app's subclass name.
+  /// The class name, e.g. `Button` or an app's subclass name, unless a kind was given at
+  /// creation.
   public var kind: String { info.kind }
 
   /// The identity observers receive.
   public var info: ControlInfo {
     if let cachedInfo { return cachedInfo }
-    let info = ControlInfo(id: id, name: name, kind: String(describing: type(of: self)))
+    let info = ControlInfo(
+      id: id, name: name, kind: givenKind ?? String(describing: type(of: self)))
     cachedInfo = info
     return info
   }

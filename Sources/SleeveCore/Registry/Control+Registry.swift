@@ -18,6 +18,7 @@ extension Control {
       registry.append(entry)
       activeObserver?.registered(info(for: entry, change: .added))
     }
+    registryDidChange()
     return Registration(id: entry.id, control: self)
   }
 
@@ -35,6 +36,7 @@ extension Control {
     entry.isRetired = true
     registry.replace(at: index, with: successor)
     activeObserver?.registered(info(for: successor, change: .eventsChanged))
+    registryDidChange()
   }
 
   /// Takes `events` away from every entry that matches `predicate` and intersects them;
@@ -66,6 +68,7 @@ extension Control {
     let entry = registry.remove(at: index)
     retire(entry)
     reportRemoval(of: entry.id, reason: reason)
+    registryDidChange()
   }
 
   private func retire(_ entry: HandlerEntry) {

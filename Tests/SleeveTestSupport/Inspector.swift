@@ -1,23 +1,28 @@
 import SleeveStore
 
 /// Reads a recorded file through a second connection, as another process would.
-struct Inspector {
-  let connection: Connection
+public struct Inspector {
+  /// The read-only connection.
+  public let connection: Connection
 
-  init(path: String) throws {
+  /// Opens `path` read-only.
+  public init(path: String) throws {
     connection = try Connection(path: path, mode: .readOnly)
   }
 
-  func count(_ table: String, where condition: String = "1") throws -> Int {
+  /// The number of rows of `table` that meet `condition`.
+  public func count(_ table: String, where condition: String = "1") throws -> Int {
     Int(try connection.scalarInt("SELECT count(*) FROM \(table) WHERE \(condition)") ?? -1)
   }
 
-  func int(_ sql: String) throws -> Int64? { try connection.scalarInt(sql) }
+  /// The first column of the first row of `sql`, as an integer.
+  public func int(_ sql: String) throws -> Int64? { try connection.scalarInt(sql) }
 
-  func text(_ sql: String) throws -> String? { try connection.scalarText(sql) }
+  /// The first column of the first row of `sql`, as text.
+  public func text(_ sql: String) throws -> String? { try connection.scalarText(sql) }
 
   /// Every row of `sql`, each column rendered as text (`NULL` for null), joined by `|`.
-  func rows(_ sql: String) throws -> [String] {
+  public func rows(_ sql: String) throws -> [String] {
     let statement = try connection.prepare(sql)
     var rows: [String] = []
     while try statement.step() {
