@@ -36,6 +36,28 @@ struct OwnerTests {
     #expect(button.allControlEvents == .touchUpInside)
   }
 
+  @Test("a handler whose events change after its owner or target is gone is still pruned")
+  func eventChangeAfterReleaseStillPrunes() {
+    let observer = RecordingObserver()
+    let button = Button(name: "b", observer: observer)
+    var owner: Counter? = Counter()
+    var target: Counter? = Counter()
+    button.on([.touchDown, .touchUpInside], id: "owned", owner: owner!) { owner, _ in
+      owner.count += 1
+    }
+    button.addTarget(target!, action: Counter.recordButton, id: "tap", for: .touchUpInside)
+    button.addTarget(target!, action: Counter.recordButton, id: "tap", for: .touchDown)
+    owner = nil
+    target = nil
+    button.removeAction(identifiedBy: "owned", for: .touchDown)
+    button.removeTarget(nil, action: "tap", for: .touchDown)
+    #expect(button.registeredEvents == .touchUpInside)
+    button.sendActions(for: .touchUpInside)
+    #expect(observer.statuses == ["owned:ownerReleased", "Counter.tap:ownerReleased"])
+    #expect(observer.removals.map(\.reason) == [.ownerReleased, .ownerReleased])
+    #expect(button.registeredEvents == [])
+  }
+
   @Test("an owner released mid-fire, before its turn, is reported ownerReleased")
   func ownerReleasedMidFire() {
     let observer = RecordingObserver()

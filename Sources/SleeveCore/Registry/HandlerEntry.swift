@@ -23,10 +23,21 @@ final class HandlerEntry {
   /// The same registration with other events, when this entry was retired for a mask change.
   var successor: HandlerEntry?
 
-  init(
+  convenience init(
     id: RegistrationID, events: ControlEvents, kind: RegistrationInfo.Kind, identifier: String?,
     flagKey: String?, primary: HandlerBody, fallback: HandlerBody?, site: SourceSite,
     anchor: AnyObject?
+  ) {
+    self.init(
+      id: id, events: events, kind: kind, identifier: identifier, flagKey: flagKey,
+      primary: primary, fallback: fallback, site: site, anchor: anchor,
+      anchorType: anchor.map { type(of: $0) })
+  }
+
+  private init(
+    id: RegistrationID, events: ControlEvents, kind: RegistrationInfo.Kind, identifier: String?,
+    flagKey: String?, primary: HandlerBody, fallback: HandlerBody?, site: SourceSite,
+    anchor: AnyObject?, anchorType: AnyObject.Type?
   ) {
     self.id = id
     self.events = events
@@ -38,7 +49,7 @@ final class HandlerEntry {
     self.fallback = fallback
     self.site = site
     self.anchor = anchor
-    self.anchorType = anchor.map { type(of: $0) }
+    self.anchorType = anchorType
   }
 
   /// The closure itself for the common case (synchronous, no owner, no flag), which the
@@ -48,11 +59,13 @@ final class HandlerEntry {
     return handler
   }
 
-  /// A successor with the same registration and code and another event mask.
+  /// A successor with the same registration and code and another event mask. It keeps the
+  /// anchor's type even when the anchor is already gone, so the successor is still pruned as
+  /// `ownerReleased` instead of passing for a handler that never had an owner.
   func withEvents(_ newEvents: ControlEvents) -> HandlerEntry {
     HandlerEntry(
       id: id, events: newEvents, kind: kind, identifier: identifier, flagKey: flagKey,
-      primary: primary, fallback: fallback, site: site, anchor: anchor)
+      primary: primary, fallback: fallback, site: site, anchor: anchor, anchorType: anchorType)
   }
 
   /// The live entry this one stands for now: itself, its latest successor, or `nil` when the
