@@ -14,11 +14,17 @@ let package = Package(
     .library(name: "SleeveQuery", targets: ["SleeveQuery"]),
     .library(name: "SleeveExport", targets: ["SleeveExport"]),
     .library(name: "SleeveBridge", targets: ["SleeveBridge"]),
+    .library(name: "SleeveUIKit", targets: ["SleeveUIKit"]),
+    .library(name: "SleeveAppKit", targets: ["SleeveAppKit"]),
     .executable(name: "sleeve", targets: ["sleeve"]),
   ],
   targets: [
     .target(name: "SleeveCore", swiftSettings: strict),
     .target(name: "SleeveBridge", dependencies: ["SleeveCore"], swiftSettings: strict),
+    .target(
+      name: "SleeveUIKit", dependencies: ["SleeveBridge", "SleeveCore"], swiftSettings: strict),
+    .target(
+      name: "SleeveAppKit", dependencies: ["SleeveBridge", "SleeveCore"], swiftSettings: strict),
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",

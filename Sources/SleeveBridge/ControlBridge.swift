@@ -37,7 +37,8 @@ public final class ControlBridge {
 
   private init(port: some PlatformControlPort) {
     let identity = PlatformControlIdentity(
-      typeName: port.platformTypeName, accessibilityIdentifier: port.accessibilityIdentifier)
+      typeName: port.platformTypeName, accessibilityIdentifier: port.platformAccessibilityIdentifier
+    )
     let name = Self.naming(identity)
     self.isRecorded = name != nil
     self.control = Control(

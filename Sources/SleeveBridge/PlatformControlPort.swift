@@ -22,7 +22,7 @@ public protocol PlatformControlPort: AnyObject {
   var platformTypeName: String { get }
 
   /// The control's accessibility identifier, the preferred name of its mirror.
-  var accessibilityIdentifier: String? { get }
+  var platformAccessibilityIdentifier: String? { get }
 
   /// Makes the control call `trampoline.fire()` whenever it sends `trampoline.event`. A
   /// trampoline with the same identifier replaces the one installed before.

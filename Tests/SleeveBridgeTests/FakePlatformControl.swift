@@ -20,7 +20,7 @@ final class FakePlatformControl: PlatformControlPort {
   var sleeveBridgeStorage: ControlBridge?
   var isEnabled = true
   let platformTypeName: String
-  var accessibilityIdentifier: String?
+  var platformAccessibilityIdentifier: String?
   private(set) var actions: [Action] = []
   /// How many times each port call was made, to tell an install from a replacement.
   private(set) var installs = 0
@@ -28,7 +28,7 @@ final class FakePlatformControl: PlatformControlPort {
 
   init(type: String = "FakeButton", accessibilityIdentifier: String? = nil) {
     platformTypeName = type
-    self.accessibilityIdentifier = accessibilityIdentifier
+    platformAccessibilityIdentifier = accessibilityIdentifier
   }
 
   func addAction(

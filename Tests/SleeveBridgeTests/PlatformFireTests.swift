@@ -60,7 +60,7 @@ struct PlatformFireTests {
   func handlerReceivesThePlatformControl() {
     let button = FakePlatformControl(accessibilityIdentifier: "checkout.pay")
     var received: [String?] = []
-    button.on(.touchUpInside) { button in received.append(button.accessibilityIdentifier) }
+    button.on(.touchUpInside) { button in received.append(button.platformAccessibilityIdentifier) }
     button.touch(.touchUpInside)
     #expect(received == ["checkout.pay"])
   }
