@@ -156,6 +156,30 @@ struct DispatchTests {
     #expect(fires[1].depth == 2)
   }
 
+  @Test("a fire nested in an unobserved fire has no parent; the observed one stays the parent")
+  func unobservedFireBreaksTheParentChain() {
+    let observer = RecordingObserver()
+    let outer = Button(name: "outer", observer: observer)
+    let quiet = Button(name: "quiet")
+    let inner = Button(name: "inner", observer: observer)
+    let sibling = Button(name: "sibling", observer: observer)
+    quiet.on(.touchUpInside) { _ in inner.sendActions(for: .touchUpInside) }
+    outer.on(.touchUpInside) { _ in
+      quiet.sendActions(for: .touchUpInside)
+      sibling.sendActions(for: .touchUpInside)
+    }
+    inner.on(.touchUpInside) { _ in }
+    sibling.on(.touchUpInside) { _ in }
+    outer.sendActions(for: .touchUpInside)
+    let fires = observer.fires
+    #expect(fires.map(\.control.name) == ["outer", "inner", "sibling"])
+    #expect(fires.map(\.depth) == [1, 3, 2])
+    #expect(fires[1].parent == nil, "its parent fire, quiet's, was not observed")
+    #expect(fires[2].parent == fires[0].id)
+    outer.sendActions(for: .touchUpInside)
+    #expect(observer.fires[3].parent == nil, "after the fire ends nothing is its parent")
+  }
+
   @Test("the depth limit refuses runaway recursion across controls")
   func depthLimitRefusesRunawayRecursionAcrossControls() {
     let observer = RecordingObserver()

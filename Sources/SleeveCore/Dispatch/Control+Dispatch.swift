@@ -7,6 +7,7 @@ extension Control {
     fire(events, origin: .programmatic)
   }
 
+  @inline(__always)
   func fire(_ events: ControlEvents, origin: FireOrigin) {
     guard !events.isEmpty else { return }
     if isObserved, let activeObserver {
@@ -16,44 +17,57 @@ extension Control {
     }
   }
 
-  /// The hot path: no clock, no event values, no allocation, no copy of the registry.
+  /// The hot path: no clock, no event values, no allocation, no copy of the registry. It
+  /// touches only the nesting depth and the registry's fire bracket; anything but a plain
+  /// handler of an unchanged registry goes to ``invokeUnobserved(from:at:events:fireUnit:)``.
+  @inline(__always)
   private func fireUnobserved(_ events: ControlEvents) {
-    guard FireNesting.depth < FireNesting.limit else { return }
-    let parent = FireNesting.currentFire
-    let parentUnit = FireNesting.unobservedFireUnit
-    FireNesting.depth += 1
-    FireNesting.currentFire = nil
-    FireNesting.unobservedFireUnit = 0
+    let depth = FireNesting.depth
+    guard depth < FireNesting.limit else { return }
+    FireNesting.depth = depth &+ 1
     let (version, pinMark) = registry.beginFire()
     defer {
       registry.endFire()
-      FireNesting.depth -= 1
-      FireNesting.currentFire = parent
-      FireNesting.unobservedFireUnit = parentUnit
+      FireNesting.depth = depth
     }
+    var fireUnit: UInt64 = 0
     let count = registry.slots.count
     var index = 0
     while index < count {
       guard registry.version == version else {
         // A handler changed the registry: go on over the slots as they were at the start.
-        let slots = registry.slotsAtFireStart(pinMark: pinMark)
-        for slot in slots[index...] where slot.events.intersects(events) {
-          guard let live = slot.entry.current, live.events.intersects(events) else { continue }
-          var unread: Int64 = 0
-          invoke(live, in: nil, clock: &unread)
-        }
+        finishOverPinnedSlots(from: index, pinMark: pinMark, events: events, fireUnit: &fireUnit)
         return
       }
       if registry.slots[index].events.intersects(events) {
         if let handler = registry.slots[index].plainHandler {
           do { try handler(self) } catch {}
         } else {
-          var unread: Int64 = 0
-          invoke(registry.slots[index].entry, in: nil, clock: &unread)
+          invokeUnobserved(registry.slots[index].entry, fireUnit: &fireUnit)
         }
       }
       index += 1
     }
+  }
+
+  /// The rest of an unobserved fire whose registry changed under it: the slots from `index`
+  /// as they were when it began, each as it is now.
+  @inline(never)
+  private func finishOverPinnedSlots(
+    from index: Int, pinMark: Int, events: ControlEvents, fireUnit: inout UInt64
+  ) {
+    let slots = registry.slotsAtFireStart(pinMark: pinMark)
+    for slot in slots[index...] where slot.events.intersects(events) {
+      guard let live = slot.entry.current, live.events.intersects(events) else { continue }
+      invokeUnobserved(live, fireUnit: &fireUnit)
+    }
+  }
+
+  /// An entry the unobserved fast path does not call directly (owned, gated, async).
+  @inline(never)
+  private func invokeUnobserved(_ entry: HandlerEntry, fireUnit: inout UInt64) {
+    var unread: Int64 = 0
+    invoke(entry, in: nil, clock: &unread, fireUnit: &fireUnit)
   }
 
   /// The observed path. One clock reading per handler: the reading that ends one handler
@@ -69,13 +83,14 @@ extension Control {
         observed.report(slot.entry.id, .recursionLimit, startedAt: clock)
       }
     } else {
-      let parent = FireNesting.currentFire
+      let outer = FireNesting.observedFire
       FireNesting.depth += 1
-      FireNesting.currentFire = observed.fire.id
+      FireNesting.observedFire = (observed.fire.id, FireNesting.depth)
       defer {
         FireNesting.depth -= 1
-        FireNesting.currentFire = parent
+        FireNesting.observedFire = outer
       }
+      var fireUnit: UInt64 = 0
       let version = registry.version
       for index in snapshot.indices where snapshot[index].events.intersects(events) {
         // While the registry is unchanged, a plain entry is live: call it directly.
@@ -99,7 +114,7 @@ extension Control {
           observed.report(entry.id, .skipped(.removed), startedAt: clock)
           continue
         }
-        invoke(live, in: observed, clock: &clock)
+        invoke(live, in: observed, clock: &clock, fireUnit: &fireUnit)
       }
     }
     observer.fireEnded(observed.fire, atNanoseconds: clock)
@@ -122,7 +137,7 @@ extension Control {
   ) -> ObservedFire {
     let fire = FireInfo(
       id: IdentifierCounter.nextFire(), control: info, events: events, origin: origin,
-      parent: FireNesting.currentFire, depth: FireNesting.depth + 1,
+      parent: FireNesting.parentOfNextFire, depth: FireNesting.depth + 1,
       atNanoseconds: MonotonicClock.nanoseconds())
     InteractionScope.note(fire, of: self)
     observer.fireBegan(fire)
@@ -131,9 +146,15 @@ extension Control {
 
   /// Runs one live entry: checks its owner, evaluates its flag, then calls the chosen body.
   ///
-  /// - Parameter clock: For observed fires, the latest clock reading: the handler's start on
-  ///   entry, its end (the next handler's start) on return. Untouched when unobserved.
-  private func invoke(_ entry: HandlerEntry, in observed: ObservedFire?, clock: inout Int64) {
+  /// - Parameters:
+  ///   - clock: For observed fires, the latest clock reading: the handler's start on entry, its
+  ///     end (the next handler's start) on return. Untouched when unobserved.
+  ///   - fireUnit: An unobserved fire's rollout unit, drawn by its first handler gated by a
+  ///     rollout by fire (0 until then). Unused when observed (the fire's id is the unit).
+  private func invoke(
+    _ entry: HandlerEntry, in observed: ObservedFire?, clock: inout Int64,
+    fireUnit: inout UInt64
+  ) {
     var anchor: AnyObject?
     if entry.anchorType != nil {
       guard let liveAnchor = entry.anchor else {
@@ -149,7 +170,7 @@ extension Control {
       let state = entry.flagKeyIsValid ? flags?.state(of: key) : nil
       var rollout: FlagEvaluation.Rollout?
       if case .rollingOut = state, let flags {
-        rollout = rolloutAssignment(of: key, by: flags, in: observed)
+        rollout = rolloutAssignment(of: key, by: flags, in: observed, fireUnit: &fireUnit)
       }
       let flag = FlagEvaluation(
         key: key, state: state, keyIsValid: entry.flagKeyIsValid, rollout: rollout)

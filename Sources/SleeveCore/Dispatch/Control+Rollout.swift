@@ -4,7 +4,8 @@ extension Control {
   /// pass of the hash over the unit, the key and salt (and a key unit's value) being hashed
   /// ahead by the provider (``FlagProvider/rolloutInputs(of:)``).
   func rolloutAssignment(
-    of key: String, by flags: any FlagProvider, in observed: ObservedFire?
+    of key: String, by flags: any FlagProvider, in observed: ObservedFire?,
+    fireUnit: inout UInt64
   ) -> FlagEvaluation.Rollout {
     let inputs = flags.rolloutInputs(of: key)
     let prefix = inputs.prefix
@@ -13,7 +14,7 @@ extension Control {
     case .fire:
       // An unobserved fire never touches `observed` (copying the optional costs more than
       // the hash).
-      let number = observed == nil ? unobservedFireUnit() : observedFireUnit(observed)
+      let number = observed == nil ? unobservedFireUnit(&fireUnit) : observedFireUnit(observed)
       state = RolloutHash.absorb(RolloutHash.processNonce &+ number, into: prefix)
     case .session:
       if observed != nil, let text = observed?.observer.rolloutSessionUnit {
@@ -33,13 +34,11 @@ extension Control {
     observed?.fire.id.rawValue ?? 0
   }
 
-  /// An unobserved fire's unit number: a fire id drawn the first time it is needed and kept
-  /// for the rest of the fire.
-  private func unobservedFireUnit() -> UInt64 {
-    let drawn = FireNesting.unobservedFireUnit
-    guard drawn == 0 else { return drawn }
-    let unit = IdentifierCounter.nextFire().rawValue
-    FireNesting.unobservedFireUnit = unit
-    return unit
+  /// An unobserved fire's unit number: a fire id drawn the first time one of its handlers
+  /// needs it (`fireUnit` 0: not drawn yet) and kept in the fire's `fireUnit` for the rest of
+  /// the fire, so every gated handler of one fire shares its variant.
+  private func unobservedFireUnit(_ fireUnit: inout UInt64) -> UInt64 {
+    if fireUnit == 0 { fireUnit = IdentifierCounter.nextFire().rawValue }
+    return fireUnit
   }
 }

@@ -1,16 +1,20 @@
 /// The nesting state of fires in progress, across all controls (A -> B -> A is runaway too).
 ///
-/// Fires run synchronously on the main actor, so this is plain main-actor state.
+/// Fires run synchronously on the main actor, so this is plain main-actor state. An unobserved
+/// fire touches only ``depth``: what else a fire needs (a rollout's fire unit) is its own.
 @MainActor
 enum FireNesting {
   /// How many fires are running, outermost included.
   static var depth = 0
-  /// The innermost observed fire, the parent of the next nested one.
-  static var currentFire: FireID?
-  /// The unit number of the innermost unobserved fire, drawn the first time a rollout by
-  /// ``RolloutUnit/fire`` needs it (0: not drawn yet), so every gated handler of one fire
-  /// shares its variant.
-  static var unobservedFireUnit: UInt64 = 0
+  /// The innermost observed fire in progress and the ``depth`` it runs at.
+  static var observedFire: (id: FireID, depth: Int)?
   /// Fires deeper than this are refused.
   static var limit = 32
+
+  /// The parent of a fire beginning now: the innermost fire in progress, when it is observed.
+  /// A fire nested in an unobserved fire has none, even inside an observed one further out.
+  static var parentOfNextFire: FireID? {
+    guard let observedFire, observedFire.depth == depth else { return nil }
+    return observedFire.id
+  }
 }

@@ -50,14 +50,17 @@ final class HandlerEntry {
     self.site = site
     self.anchor = anchor
     self.anchorType = anchorType
+    if anchorType == nil, flagKey == nil, case .sync(let handler) = primary {
+      self.plainHandler = handler
+    } else {
+      self.plainHandler = nil
+    }
   }
 
-  /// The closure itself for the common case (synchronous, no owner, no flag), which the
-  /// unobserved hot path calls without inspecting the rest of the entry.
-  var plainHandler: (@MainActor (Control) throws -> Void)? {
-    guard anchorType == nil, flagKey == nil, case .sync(let handler) = primary else { return nil }
-    return handler
-  }
+  /// The closure itself for the common case (synchronous, no owner, no flag), which the hot
+  /// paths call without inspecting the rest of the entry. Immutable, so a caller holding the
+  /// entry calls it without retaining it.
+  let plainHandler: (@MainActor (Control) throws -> Void)?
 
   /// A successor with the same registration and code and another event mask. It keeps the
   /// anchor's type even when the anchor is already gone, so the successor is still pruned as
