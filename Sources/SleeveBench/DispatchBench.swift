@@ -38,6 +38,19 @@ enum DispatchBench {
     for _ in 0..<fires { button.sendActions(for: .touchUpInside) }
   }
 
+  /// A button with `count` handlers whose body is the plain loop's closures' body
+  /// (`tally.count &+= 1`), registered as closure literals, as apps write them.
+  static func button(
+    handlers count: Int, tally: Tally, observer: (any DispatchObserver)?
+  ) -> Button {
+    let button = Button(name: "bench", observer: observer)
+    for _ in 0..<count { button.on(.touchUpInside) { _ in tally.count &+= 1 } }
+    return button
+  }
+
+  /// A button with the plain loop's very closures registered. Each leaves an `Array`, whose
+  /// elements are stored at the most general abstraction, so the compiler wraps each in a
+  /// reabstraction thunk (13 instructions a call) that a closure literal does not need.
   static func button(
     with handlers: [@MainActor (Button) -> Void], observer: (any DispatchObserver)?
   ) -> Button {
@@ -57,8 +70,8 @@ enum DispatchBench {
     for count in [1, 8] {
       let tally = Tally()
       let handlers = makeHandlers(count, tally: tally)
-      let quiet = button(with: handlers, observer: nil)
-      let observed = button(with: handlers, observer: CountingObserver())
+      let quiet = button(handlers: count, tally: tally, observer: nil)
+      let observed = button(handlers: count, tally: tally, observer: CountingObserver())
       let plain = bestNanoseconds(per: fires, repeats: repeats) {
         plainLoop(handlers, button: quiet, fires: fires)
       }
@@ -68,7 +81,7 @@ enum DispatchBench {
       let watched = bestNanoseconds(per: fires / 10, repeats: repeats) {
         dispatchLoop(observed, fires: fires / 10)
       }
-      let silent = button(with: handlers, observer: SilentObserver())
+      let silent = button(handlers: count, tally: tally, observer: SilentObserver())
       let silentTime = bestNanoseconds(per: fires / 10, repeats: repeats) {
         dispatchLoop(silent, fires: fires / 10)
       }
@@ -93,7 +106,10 @@ enum DispatchBench {
       case "--silent-probe": SilentObserver()
       default: nil
       }
-    let probe = button(with: handlers, observer: observer)
+    let probe =
+      mode == "--array-probe"
+      ? button(with: handlers, observer: observer)
+      : button(handlers: count, tally: tally, observer: observer)
     if mode == "--plain-probe" {
       plainLoop(handlers, button: probe, fires: fires)
     } else {

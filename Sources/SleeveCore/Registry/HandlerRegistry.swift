@@ -56,13 +56,13 @@ struct HandlerRegistry {
 
   /// Starts a fire; returns the marks ``slotsAtFireStart(pinMark:)`` needs.
   mutating func beginFire() -> (version: UInt64, pinMark: Int) {
-    firingLevels += 1
+    firingLevels &+= 1
     fireBeganSinceLastPin = true
     return (version, pinned.count)
   }
 
   mutating func endFire() {
-    firingLevels -= 1
+    firingLevels &-= 1
     if firingLevels == 0 {
       fireBeganSinceLastPin = false
       if !pinned.isEmpty { pinned.removeAll() }
