@@ -43,6 +43,26 @@ enum RecorderBench {
     }
   }
 
+  /// Fires `fires` times into `handlers` plain handlers and exits, for callgrind to count the
+  /// firing thread's instructions: `floor` runs only the floor's work (the clock reads and
+  /// one `Mutex` append per handler, as ``floorNanoseconds(handlers:fires:repeats:)``),
+  /// `recorded` fires a button a session observes, `unrecorded` the same button unobserved.
+  /// The writer never runs during the fires (no flush until exit), so the recorded run's
+  /// first thread does only what the firing thread does.
+  @MainActor
+  static func instructionProbe(_ mode: String, handlers: Int, fires: Int) throws {
+    switch mode {
+    case "floor":
+      _ = floorNanoseconds(handlers: handlers, fires: fires, repeats: 1)
+    case "recorded", "unrecorded":
+      let result = try invocationNanoseconds(
+        handlers: handlers, fires: fires, repeats: 1, recorded: mode == "recorded")
+      guard result.dropped == 0 else { throw BenchFailure("\(result.dropped) events dropped") }
+    default:
+      throw BenchFailure("unknown instruction probe \(mode)")
+    }
+  }
+
   /// Time per handler invocation for fires of `handlers` plain handlers, recorded or not.
   @MainActor
   static func invocationNanoseconds(handlers: Int, fires: Int, repeats: Int, recorded: Bool)

@@ -3,6 +3,9 @@
 //   SleeveBench                                 dispatch hot path vs a plain loop (markdown)
 //   SleeveBench recorder                        recorder firing cost vs its floor, and ingest
 //                                               vs plain prepared inserts (markdown)
+//   SleeveBench recorder-ir-probe floor|recorded|unrecorded H N
+//                                               fires N times into H handlers (or runs the
+//                                               floor's work as often) and exits (callgrind)
 //   SleeveBench latency-db N H PATH             writes N outcomes over H handlers into PATH
 //   SleeveBench diff-db N H B PATH              writes B sessions on branch main and one on
 //                                               branch feature, N outcomes in all over H
@@ -50,6 +53,11 @@ do {
     guard let fires = Int(arguments[1]) else { throw BenchFailure("bad count") }
     _ = try RecorderBench.invocationNanoseconds(
       handlers: 8, fires: fires, repeats: 1, recorded: true)
+  case "recorder-ir-probe" where arguments.count == 4:
+    guard let handlers = Int(arguments[2]), let fires = Int(arguments[3]) else {
+      throw BenchFailure("bad recorder-ir-probe arguments")
+    }
+    try RecorderBench.instructionProbe(arguments[1], handlers: handlers, fires: fires)
   case "latency-db" where arguments.count == 4:
     guard let outcomes = Int(arguments[1]), let handlers = Int(arguments[2]) else {
       throw BenchFailure("bad latency-db arguments")

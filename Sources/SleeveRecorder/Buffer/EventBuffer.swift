@@ -196,7 +196,10 @@ final class EventBuffer: Sendable {
     var deadline: DispatchTime?
     var expired = false
     while true {
-      let until = expired ? nil : (deadline ?? deadlineFromNow())
+      // Only `block` ever waits: under `drop` no deadline is read (it would cost a clock
+      // read and a conversion on every fire's hand-off).
+      let until =
+        expired ? nil : (deadline ?? (whenFull == .block ? deadlineFromNow() : .distantFuture))
       let admission = state.withLock { decide(&$0, until) }
       guard case .mustWait(let signal, _) = admission else { return settle(admission) }
       _ = settle(admission)
