@@ -1,6 +1,7 @@
 // Sleeve's benchmarks, each measured against a baseline in the same run (see scripts/bench).
 //
-//   SleeveBench                                 dispatch hot path vs a plain loop (markdown)
+//   SleeveBench                                 dispatch hot path vs a plain loop: one
+//                                               process's best ns per fire, one line each
 //   SleeveBench recorder                        recorder firing cost vs its floor, and ingest
 //                                               vs plain prepared inserts (markdown)
 //   SleeveBench recorder-ir-probe floor|recorded|unrecorded H N

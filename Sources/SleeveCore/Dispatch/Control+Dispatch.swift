@@ -25,7 +25,8 @@ extension Control {
     let depth = FireNesting.depth
     guard depth < FireNesting.limit else { return }
     FireNesting.depth = depth &+ 1
-    let (version, pinMark) = registry.beginFire()
+    let version = registry.version
+    registry.beginFire()
     defer {
       registry.endFire()
       FireNesting.depth = depth
@@ -36,7 +37,7 @@ extension Control {
     while index < count {
       guard registry.version == version else {
         // A handler changed the registry: go on over the slots as they were at the start.
-        finishOverPinnedSlots(from: index, pinMark: pinMark, events: events, fireUnit: &fireUnit)
+        finishOverPinnedSlots(from: index, version: version, events: events, fireUnit: &fireUnit)
         return
       }
       if registry.slots[index].events.intersects(events) {
@@ -54,9 +55,9 @@ extension Control {
   /// as they were when it began, each as it is now.
   @inline(never)
   private func finishOverPinnedSlots(
-    from index: Int, pinMark: Int, events: ControlEvents, fireUnit: inout UInt64
+    from index: Int, version: UInt64, events: ControlEvents, fireUnit: inout UInt64
   ) {
-    let slots = registry.slotsAtFireStart(pinMark: pinMark)
+    let slots = registry.slotsAtFireStart(version: version)
     for slot in slots[index...] where slot.events.intersects(events) {
       guard let live = slot.entry.current, live.events.intersects(events) else { continue }
       invokeUnobserved(live, fireUnit: &fireUnit)

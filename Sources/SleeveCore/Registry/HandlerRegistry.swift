@@ -24,9 +24,11 @@ struct HandlerRegistry {
   private(set) var version: UInt64 = 0
   /// How many fires over these slots are in progress.
   private(set) var firingLevels = 0
-  /// Arrays as they were when fires began, pinned by the first mutation after each.
-  private(set) var pinned: [[Slot]] = []
-  /// Whether a fire began since the last pin: the next mutation must pin first.
+  /// Arrays as they were when fires began, each with the ``version`` it had, pinned by the
+  /// first mutation after each. Versions only grow, so each is pinned at most once.
+  private(set) var pinned: [(version: UInt64, slots: [Slot])] = []
+  /// Whether a fire began since the last pin: the next mutation during a fire must pin first.
+  /// Meaningful only while ``firingLevels`` is above zero (it is not cleared when fires end).
   private var fireBeganSinceLastPin = false
 
   var count: Int { slots.count }
@@ -54,29 +56,32 @@ struct HandlerRegistry {
     return slots.remove(at: index).entry
   }
 
-  /// Starts a fire; returns the marks ``slotsAtFireStart(pinMark:)`` needs.
-  mutating func beginFire() -> (version: UInt64, pinMark: Int) {
+  /// Starts a fire: until it ends, the slots of the current ``version`` stay reachable
+  /// through ``slotsAtFireStart(version:)``.
+  @inline(__always)
+  mutating func beginFire() {
     firingLevels &+= 1
     fireBeganSinceLastPin = true
-    return (version, pinned.count)
   }
 
+  /// Ends a fire; the outermost one releases the pinned arrays.
+  @inline(__always)
   mutating func endFire() {
     firingLevels &-= 1
-    if firingLevels == 0 {
-      fireBeganSinceLastPin = false
-      if !pinned.isEmpty { pinned.removeAll() }
-    }
+    if firingLevels == 0, !pinned.isEmpty { pinned.removeAll() }
   }
 
-  /// The slots as they were when a fire began, for a fire that saw ``version`` change.
-  func slotsAtFireStart(pinMark: Int) -> [Slot] { pinned[pinMark] }
+  /// The slots as they were at `version`, for a fire that began then and saw ``version``
+  /// change since: the first mutation after it began pinned them.
+  func slotsAtFireStart(version: UInt64) -> [Slot] {
+    pinned.last { $0.version == version }?.slots ?? slots
+  }
 
   private mutating func willMutate() {
-    version &+= 1
-    if fireBeganSinceLastPin {
-      pinned.append(slots)
+    if fireBeganSinceLastPin && firingLevels > 0 {
+      pinned.append((version, slots))
       fireBeganSinceLastPin = false
     }
+    version &+= 1
   }
 }
