@@ -52,9 +52,6 @@ struct BridgeRecordingTests {
 
   @Test("a send refused at the nesting limit is recorded as a fire whose handler hit the limit")
   func refusedSendIsRecorded() async throws {
-    let standard = Control.nestingLimit
-    defer { Control.nestingLimit = standard }
-    Control.nestingLimit = 3
     let directory = TemporaryDirectory()
     let path = directory.path("runaway.sqlite")
     let recorder = try Recorder(path: path)
@@ -62,7 +59,12 @@ struct BridgeRecordingTests {
     let button = FakePlatformControl(type: "UIButton", accessibilityIdentifier: "runaway")
     session.attach(button.sleeve.control)
     button.on(.touchUpInside) { button in button.touch(.touchUpInside) }
+    // The limit is process-wide: it is restored before the next suspension, so no other test
+    // runs under it.
+    let standard = Control.nestingLimit
+    Control.nestingLimit = 3
     button.touch(.touchUpInside)
+    Control.nestingLimit = standard
     try await session.end()
 
     let db = try Inspector(path: path)

@@ -205,6 +205,27 @@ struct BridgeReentrancyTests {
     expectExact(button)
   }
 
+  @Test("a send made by an async handler after it suspends is a fire of its own, not nested")
+  func sendFromAnAsyncHandlerAfterSuspending() async {
+    let button = FakePlatformControl()
+    let log = FireLog()
+    let mirror = button.sleeve.control
+    mirror.observer = log
+    var inner = 0
+    mirror.on(.touchUpInside) { _ async in
+      await Task.yield()
+      button.sendActions(for: .valueChanged)
+    }
+    mirror.on(.valueChanged) { _ in inner += 1 }
+    button.touch(.touchUpInside)
+    await mirror.waitUntilIdle()
+    #expect(inner == 1)
+    #expect(log.fires.map(\.events) == [.touchUpInside, .valueChanged])
+    #expect(log.fires.map(\.depth) == [1, 1])
+    #expect(log.fires.last?.parent == nil)
+    expectExact(button)
+  }
+
   @Test("a handler that sends on another bridged control keeps both controls' trampolines exact")
   func sendAcrossTwoBridges() {
     let first = FakePlatformControl(accessibilityIdentifier: "first")
