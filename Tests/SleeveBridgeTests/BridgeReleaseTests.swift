@@ -66,6 +66,30 @@ struct BridgeReleaseTests {
   }
 
   @Test(
+    "a platform control released during a direct fire of its mirror ends the later handlers of that fire",
+    arguments: [false, true])
+  func releasedDuringADirectMirrorFire(observed: Bool) {
+    let log = FireLog()
+    let holder = Holder()
+    holder.button = FakePlatformControl()
+    weak let weakButton = holder.button
+    let mirror = holder.button!.sleeve.control
+    if observed { mirror.observer = log }
+    var laterCalls = 0
+    mirror.on(.touchUpInside) { _ in holder.button = nil }
+    mirror.on(.touchUpInside) { _ in laterCalls += 1 }
+    // The app fires the mirror itself: nothing but the platform control keeps the bridge.
+    mirror.sendActions(for: .touchUpInside)
+    #expect(weakButton == nil)
+    #expect(laterCalls == 0)
+    #expect(mirror.registeredEvents == [])
+    if observed {
+      #expect(log.outcomes.map(\.status) == [.ok, .skipped(.removed)])
+      #expect(log.removals.map(\.reason) == [.ownerReleased, .ownerReleased])
+    }
+  }
+
+  @Test(
     "the last reference dropped off the main actor frees the bridge on it and records the removals")
   func lastReferenceDroppedOffTheMainActor() async throws {
     let log = FireLog()
