@@ -178,11 +178,15 @@ final class Gate {
   var isOpen = false
 }
 
-/// Waits, yielding to the main actor, until `condition` holds or five seconds pass.
+/// Waits, yielding to the main actor, until `condition` holds, or until both five seconds and
+/// 2,000 turns of waiting have passed: the turns keep a main actor that other tests hold busy
+/// (the sanitizer's slow sequences) from using up the time before the awaited task ran at all.
 @MainActor
 func waitUntil(_ condition: () -> Bool) async throws {
   let deadline = ContinuousClock.now + .seconds(5)
-  while !condition() && ContinuousClock.now < deadline {
+  var turns = 0
+  while !condition() && (turns < 2_000 || ContinuousClock.now < deadline) {
+    turns += 1
     try await Task.sleep(for: .milliseconds(1))
   }
 }
