@@ -4,7 +4,7 @@
   import SleeveBridge
   import SleeveCore
 
-  /// The associated-object keys of a control's bridge and of its action target: only their
+  /// The associated-object keys of a control's bridge anchor and of its action target: only their
   /// addresses are used, and only on the main actor, where every `NSControl` lives.
   @MainActor private var bridgeKey: UInt8 = 0
   @MainActor private var targetKey: UInt8 = 0
@@ -32,9 +32,9 @@
   /// longer reaches Sleeve. Handlers for other events never run. Not compiled or tested on
   /// Linux: see README's Limitations.
   extension NSControl: PlatformControlPort {
-    /// The bridge, retained by the control as an associated object.
-    public var sleeveBridgeStorage: ControlBridge? {
-      get { objc_getAssociatedObject(self, &bridgeKey) as? ControlBridge }
+    /// The anchor to the bridge, retained by the control as an associated object.
+    public var sleeveBridgeAnchor: ControlBridgeAnchor? {
+      get { objc_getAssociatedObject(self, &bridgeKey) as? ControlBridgeAnchor }
       set {
         objc_setAssociatedObject(self, &bridgeKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
       }

@@ -9,17 +9,21 @@ import SleeveCore
 /// handler for that event appears and removes it when the last one goes. One platform send of
 /// an event is one fire of the mirror.
 ///
-/// The platform control owns its bridge (``PlatformControlPort/sleeveBridgeStorage``) and the
-/// bridge holds the platform control weakly: no cycle. When the platform control is
-/// deallocated, its bridge goes with it and every handler of the mirror ends with reason
-/// `ownerReleased`, which a recording session records.
+/// The platform control owns its bridge through an anchor
+/// (``PlatformControlPort/sleeveBridgeAnchor``) and the bridge holds the platform control
+/// weakly: no cycle. When the platform control is deallocated, its anchor goes with it and
+/// every handler of the mirror ends with reason `ownerReleased`, which a recording session
+/// records, even when the app still holds the bridge or its mirror.
 @MainActor
 public final class ControlBridge {
   /// The Sleeve control mirroring the platform control.
   public let control: Control
-  /// Whether the mirror is recorded: ``naming`` gave it a name. An unrecorded mirror still
-  /// runs its handlers, with no observer (no clock read, nothing recorded).
-  public let isRecorded: Bool
+  /// Whether ``naming`` named the mirror. A mirror it did not name starts with no observer:
+  /// its handlers run, nothing reads the clock and nothing is recorded, unless the app gives
+  /// the mirror an observer itself (``Control/observer``, `RecordingSession.attach`).
+  public let isNamed: Bool
+  /// Whether the mirror has an observer now: what it does is being recorded or watched.
+  public var isRecorded: Bool { control.observer != nil }
   /// The platform control, while it lives.
   public private(set) weak var port: (any PlatformControlPort)?
   /// The events whose trampolines are installed on the platform control now.
@@ -29,9 +33,9 @@ public final class ControlBridge {
   /// the same bridge. The mirror is named by ``naming`` when the bridge is made, so set the
   /// control's accessibility identifier before first use.
   public static func bridge(for port: some PlatformControlPort) -> ControlBridge {
-    if let bridge = port.sleeveBridgeStorage { return bridge }
+    if let anchor = port.sleeveBridgeAnchor { return anchor.bridge }
     let bridge = ControlBridge(port: port)
-    port.sleeveBridgeStorage = bridge
+    port.sleeveBridgeAnchor = ControlBridgeAnchor(bridge)
     return bridge
   }
 
@@ -40,7 +44,7 @@ public final class ControlBridge {
       typeName: port.platformTypeName, accessibilityIdentifier: port.platformAccessibilityIdentifier
     )
     let name = Self.naming(identity)
-    self.isRecorded = name != nil
+    self.isNamed = name != nil
     self.control = Control(
       name: name ?? identity.typeName, kind: identity.typeName,
       observer: name == nil ? NoOpDispatchObserver() : nil)
@@ -48,8 +52,11 @@ public final class ControlBridge {
     control.watchRegisteredEvents { [weak self] events in self?.installTrampolines(for: events) }
   }
 
-  isolated deinit {
+  /// The platform control is gone: no trampoline is left to follow, and every handler of
+  /// the mirror ends as `ownerReleased` (their tasks cancelled).
+  func platformControlWentAway() {
     control.watchRegisteredEvents(nil)
+    installedEvents = []
     control.releaseAllHandlers()
   }
 

@@ -17,8 +17,11 @@ public struct PlatformControlIdentity: Hashable, Sendable {
 extension ControlBridge {
   /// Names each new mirror: the default is the accessibility identifier when it has one that
   /// is not empty, else the platform class name. Replace it to name controls your way; return
-  /// `nil` to leave a control unrecorded (its handlers still run). Asked once per platform
-  /// control, when its bridge is made.
+  /// `nil` to leave a control out of recordings: its mirror starts with no observer, not even
+  /// the process's default one, so nothing is recorded unless the app attaches that mirror to
+  /// a session itself (its handlers still run). Asked once per platform control, when its
+  /// bridge is made. Process-wide: a test that replaces it restores it before its first
+  /// suspension.
   public static var naming: @MainActor (PlatformControlIdentity) -> String? = defaultName
 
   /// The default ``naming``: the accessibility identifier if not empty, else the class name.

@@ -10,9 +10,9 @@ import SleeveCore
 /// target/action slot.
 @MainActor
 public protocol PlatformControlPort: AnyObject {
-  /// Storage for the control's bridge, owned by the control (on Apple platforms an
-  /// associated object, retained). Only ``ControlBridge`` reads or writes it.
-  var sleeveBridgeStorage: ControlBridge? { get set }
+  /// Storage for the control's anchor to its bridge, owned by the control (on Apple
+  /// platforms an associated object, retained). Only ``ControlBridge`` reads or writes it.
+  var sleeveBridgeAnchor: ControlBridgeAnchor? { get set }
 
   /// Whether the control takes user interaction now (`UIControl.isEnabled`).
   var isEnabled: Bool { get }

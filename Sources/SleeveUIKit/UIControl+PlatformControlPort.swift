@@ -4,7 +4,7 @@
   import SleeveCore
   import UIKit
 
-  /// The associated-object key of a control's bridge: only its address is used, and only on
+  /// The associated-object key of a control's bridge anchor: only its address is used, and only on
   /// the main actor, where every `UIControl` lives.
   @MainActor private var bridgeKey: UInt8 = 0
 
@@ -13,9 +13,9 @@
   /// identifier, so installing one again replaces it. `UIControl.Event` and ``ControlEvents``
   /// share their raw values. Not compiled or tested on Linux: see README's Limitations.
   extension UIControl: PlatformControlPort {
-    /// The bridge, retained by the control as an associated object.
-    public var sleeveBridgeStorage: ControlBridge? {
-      get { objc_getAssociatedObject(self, &bridgeKey) as? ControlBridge }
+    /// The anchor to the bridge, retained by the control as an associated object.
+    public var sleeveBridgeAnchor: ControlBridgeAnchor? {
+      get { objc_getAssociatedObject(self, &bridgeKey) as? ControlBridgeAnchor }
       set {
         objc_setAssociatedObject(self, &bridgeKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
       }

@@ -17,7 +17,7 @@ final class FakePlatformControl: PlatformControlPort {
     var perform: @MainActor () -> Void
   }
 
-  var sleeveBridgeStorage: ControlBridge?
+  var sleeveBridgeAnchor: ControlBridgeAnchor?
   var isEnabled = true
   let platformTypeName: String
   var platformAccessibilityIdentifier: String?

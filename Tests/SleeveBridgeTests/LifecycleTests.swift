@@ -65,6 +65,33 @@ struct LifecycleTests {
     #expect(mirror?.registeredEvents == [])
   }
 
+  @Test("a bridge the app keeps past its platform control still ends the mirror's handlers")
+  func keptBridgeStillReleasesHandlers() async {
+    let log = FireLog()
+    var bridge: ControlBridge?
+    weak var weakCapture: Owner?
+    do {
+      let button = FakePlatformControl()
+      let capture = Owner()
+      weakCapture = capture
+      bridge = button.sleeve  // e.g. a view controller's `let payBridge = payButton.sleeve`
+      bridge!.control.observer = log
+      bridge!.control.on(.touchUpInside) { _ in capture.calls += 1 }
+      bridge!.control.on(.valueChanged) { _ async throws in
+        try await Task.sleep(for: .seconds(3_600))
+      }
+      button.sendActions(for: .valueChanged)
+    }
+    #expect(bridge?.port == nil)
+    #expect(log.removals.map(\.reason) == [.ownerReleased, .ownerReleased])
+    #expect(bridge?.control.registeredEvents == [])
+    #expect(bridge?.installedEvents == [])
+    #expect(weakCapture == nil)
+    await bridge?.control.waitUntilIdle()
+    #expect(bridge?.control.runningHandlerCount == 0)
+    #expect(log.outcomes.map(\.status.name) == ["cancelled"])
+  }
+
   @Test("a recorded session records the platform control's release as removals")
   func sessionRecordsTheRelease() async throws {
     let directory = TemporaryDirectory()

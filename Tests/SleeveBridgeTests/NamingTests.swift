@@ -14,7 +14,7 @@ struct NamingTests {
     #expect(unnamed.sleeve.control.name == "UISwitch")
     #expect(empty.sleeve.control.name == "UISlider")
     #expect(named.sleeve.control.kind == "UIButton")
-    #expect(named.sleeve.isRecorded)
+    #expect(named.sleeve.isNamed)
   }
 
   @Test("the app's predicate names mirrors, and nil leaves a control unrecorded but working")
@@ -30,13 +30,34 @@ struct NamingTests {
       let anonymous = FakePlatformControl(type: "PrivateChevron")
       #expect(named.sleeve.control.name == "app.save")
       #expect(named.sleeve.control.observer != nil)
+      #expect(!anonymous.sleeve.isNamed)
       #expect(!anonymous.sleeve.isRecorded)
+      #expect(named.sleeve.isRecorded)
       #expect(anonymous.sleeve.control.observer == nil)
       var calls = 0
       anonymous.on(.touchUpInside) { _ in calls += 1 }
       anonymous.touch(.touchUpInside)
       #expect(calls == 1)
       #expect(log.fires.isEmpty)
+    }
+  }
+
+  @Test("a control the predicate leaves out ignores the default observer; attaching it records it")
+  func leftOutIgnoresTheDefaultObserver() {
+    let standard = ControlBridge.naming
+    defer { ControlBridge.naming = standard }
+    ControlBridge.naming = { _ in nil }
+    let log = FireLog()
+    ControlDefaults.$observer.withValue(log) {
+      let chevron = FakePlatformControl(type: "PrivateChevron", accessibilityIdentifier: "x")
+      chevron.on(.touchUpInside) { _ in }
+      chevron.touch(.touchUpInside)
+      #expect(log.fires.isEmpty)
+      #expect(!chevron.sleeve.isRecorded)
+      chevron.sleeve.control.observer = log
+      #expect(chevron.sleeve.isRecorded)
+      chevron.touch(.touchUpInside)
+      #expect(log.fires.count == 1)
     }
   }
 }

@@ -32,6 +32,33 @@ struct ConnectionTests {
     #expect(!error.description.contains("secret-value"))
   }
 
+  @Test("bound text keeps every byte: a U+0000 inside, an empty string, 4-byte scalars")
+  func boundTextKeepsEveryByte() throws {
+    let directory = TemporaryDirectory()
+    let connection = try Connection(path: directory.path("db.sqlite"))
+    try connection.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)")
+    let values = ["checkout\u{0}.pay", "checkout\u{0}.cancel", "", "\u{0}", "a\u{1F600}b"]
+    let insert = try connection.prepare("INSERT INTO t (name) VALUES (?)")
+    for value in values {
+      try insert.bind(value, at: 1)
+      try insert.run()
+      insert.reset()
+    }
+    let select = try connection.prepare("SELECT name, hex(name) FROM t ORDER BY id")
+    var read: [String] = []
+    var hex: [String] = []
+    while try select.step() {
+      read.append(try #require(select.text(at: 0)))
+      hex.append(try #require(select.text(at: 1)))
+    }
+    #expect(read == values)
+    #expect(
+      hex == [
+        "636865636B6F7574002E706179", "636865636B6F7574002E63616E63656C", "", "00", "61F09F988062",
+      ])
+    #expect(try connection.scalarInt("SELECT count(DISTINCT name) FROM t") == 5)
+  }
+
   @Test("multi-statement SQL names the statement that failed")
   func multiStatementErrorNamesTheStatement() throws {
     let directory = TemporaryDirectory()

@@ -74,10 +74,17 @@ public final class Statement {
     try check(sqlite3_bind_double(handle, index, value))
   }
 
-  /// Binds text (copied), or NULL for `nil`.
+  /// Binds text (copied, every byte: a U+0000 inside is text, not its end), or NULL for `nil`.
   public func bind(_ value: String?, at index: Int32) throws {
-    guard let value else { return try bindNull(at: index) }
-    try check(sqlite3_bind_text(handle, index, value, -1, sleeve_sqlite_transient()))
+    guard var value else { return try bindNull(at: index) }
+    try value.withUTF8 { bytes in
+      // An empty string's buffer may have no address, which SQLite would bind as NULL.
+      let start = bytes.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1)
+      try check(
+        sqlite3_bind_text64(
+          handle, index, start?.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
+          sleeve_sqlite_transient(), UInt8(SQLITE_UTF8)))
+    }
   }
 
   /// Binds bytes as a blob (copied); an empty array binds a zero-length blob, never NULL.
