@@ -27,4 +27,40 @@ struct MultiplexObserverTests {
     #expect(first.statuses == alone.statuses)
     #expect(first.flagChanges.count == 1 && second.flagChanges.count == 1)
   }
+
+  @Test(
+    "a plain handler's success reaches handlerSucceeded where implemented, else handlerFinished")
+  func successTakesTheFastPathWhereImplemented() {
+    let slow = RecordingObserver()
+    let fast = SuccessCounter()
+    let button = Button(name: "b", observer: MultiplexObserver([slow, fast]))
+    let owner = Counter()
+    button.on(.touchUpInside, id: "plain") { _ in }
+    button.on(.touchUpInside, id: "owned", owner: owner) { _, _ in }
+    button.on(.touchUpInside, id: "fails") { _ in throw CancellationError() }
+    button.sendActions(for: .touchUpInside)
+    #expect(slow.statuses == ["plain:ok", "owned:ok", "fails:failed"])
+    #expect(slow.outcomes.first?.isAsync == false)
+    #expect(slow.outcomes.first.map { $0.durationNanoseconds >= 0 } == true)
+    #expect(fast.succeeded == 1, "only the plain handler's ok takes the fast path")
+    #expect(fast.finished == ["ok", "failed"])
+  }
+}
+
+/// Counts the fast-path successes and the outcomes that still come as values.
+final class SuccessCounter: DispatchObserver {
+  private let counts = Locked((succeeded: 0, finished: [String]()))
+  var succeeded: Int { counts.withLock { $0.succeeded } }
+  var finished: [String] { counts.withLock { $0.finished } }
+
+  func handlerSucceeded(
+    fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
+    durationNanoseconds: Int64
+  ) {
+    counts.withLock { $0.succeeded += 1 }
+  }
+
+  func handlerFinished(_ outcome: HandlerOutcome) {
+    counts.withLock { $0.finished.append(outcome.status.name) }
+  }
 }

@@ -100,8 +100,9 @@ extension Control {
           do {
             try handler(self)
             clock = MonotonicClock.nanoseconds()
-            observed.report(
-              snapshot[index].entry.id, .ok, startedAt: start, duration: clock - start)
+            observer.handlerSucceeded(
+              fire: observed.fire.id, registration: snapshot[index].entry.id,
+              startedAtNanoseconds: start, durationNanoseconds: clock - start)
           } catch {
             clock = MonotonicClock.nanoseconds()
             observed.report(

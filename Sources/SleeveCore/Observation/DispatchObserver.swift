@@ -24,6 +24,14 @@ public protocol DispatchObserver: Sendable {
   /// A handler finished (or was not run), with its status and duration. Async handlers report
   /// when they complete, which may be after their fire ended.
   @MainActor func handlerFinished(_ outcome: HandlerOutcome)
+  /// A plain handler (synchronous, with no owner and no flag) returned without throwing: the
+  /// common outcome, reported without building a ``HandlerOutcome``. The default builds that
+  /// outcome (status `ok`) and calls ``handlerFinished(_:)``, so an observer that implements
+  /// only `handlerFinished` still sees every outcome; implement this to record the common
+  /// case cheaply.
+  @MainActor func handlerSucceeded(
+    fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
+    durationNanoseconds: Int64)
   /// A fire ended: every synchronous handler of it has reported.
   @MainActor func fireEnded(_ fire: FireInfo, atNanoseconds: Int64)
   /// A flag changed state in a provider this observer watches.
@@ -45,6 +53,18 @@ extension DispatchObserver {
   @MainActor public func fireBegan(_ fire: FireInfo) {}
   /// Does nothing.
   @MainActor public func handlerFinished(_ outcome: HandlerOutcome) {}
+  /// Calls ``handlerFinished(_:)`` with the outcome: status `ok`, not async, no flag, no
+  /// error.
+  @MainActor public func handlerSucceeded(
+    fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
+    durationNanoseconds: Int64
+  ) {
+    handlerFinished(
+      HandlerOutcome(
+        fire: fire, registration: registration, status: .ok, flag: nil, isAsync: false,
+        startedAtNanoseconds: startedAtNanoseconds, durationNanoseconds: durationNanoseconds,
+        error: nil))
+  }
   /// Does nothing.
   @MainActor public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {}
   /// Does nothing.

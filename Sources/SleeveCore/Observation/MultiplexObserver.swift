@@ -37,6 +37,18 @@ public struct MultiplexObserver: DispatchObserver {
     for observer in observers { observer.handlerFinished(outcome) }
   }
 
+  /// Calls `handlerSucceeded` on each observer.
+  @MainActor public func handlerSucceeded(
+    fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
+    durationNanoseconds: Int64
+  ) {
+    for observer in observers {
+      observer.handlerSucceeded(
+        fire: fire, registration: registration, startedAtNanoseconds: startedAtNanoseconds,
+        durationNanoseconds: durationNanoseconds)
+    }
+  }
+
   /// Calls `fireEnded` on each observer.
   @MainActor public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
     for observer in observers { observer.fireEnded(fire, atNanoseconds: atNanoseconds) }

@@ -91,6 +91,21 @@ struct OutcomeRecord: Sendable {
   /// 0: no error; otherwise 1 + the index of the thrown error in its batch's `errors`.
   var errorIndex: UInt32 = 0
 
+  /// A plain handler's `ok` outcome (synchronous, no flag, no error).
+  init(succeeded fire: FireID, registration: RegistrationID, startedAt: Int64, duration: Int64) {
+    self.fire = fire.rawValue
+    self.registration = registration.rawValue
+    startedAtNanoseconds = startedAt
+    durationNanoseconds = duration
+    (status, reason) = StatusCodes.okCodes
+    variant = -1
+    flagState = 0
+    rolloutBasisPoints = -1
+    isAssigned = false
+    assignment = 0
+    isAsync = false
+  }
+
   init(_ outcome: borrowing HandlerOutcome) {
     fire = outcome.fire.rawValue
     registration = outcome.registration.rawValue
@@ -157,6 +172,9 @@ final class Box<Value: Sendable>: Sendable {
 /// How the core's outcome statuses and flag states map to the stored codes of `RecordCodes`
 /// (SleeveStore, the one home of the codes).
 enum StatusCodes {
+  /// The codes of `ok`: ``codes(for:)`` of `.ok`, for the plain-success path.
+  static let okCodes: (status: UInt8, reason: UInt8) = (UInt8(RecordCodes.Status.ok.rawValue), 0)
+
   static func codes(for status: OutcomeStatus) -> (status: UInt8, reason: UInt8) {
     let (code, reason): (RecordCodes.Status, RecordCodes.SkipReason?) =
       switch status {

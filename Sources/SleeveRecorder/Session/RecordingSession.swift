@@ -261,6 +261,26 @@ public final class RecordingSession: DispatchObserver {
     }
   }
 
+  /// Stages a plain handler's `ok` outcome as its record, with no ``HandlerOutcome`` between:
+  /// the same row ``handlerFinished(_:)`` would write for it.
+  public func handlerSucceeded(
+    fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
+    durationNanoseconds: Int64
+  ) {
+    guard !hasEnded.load(ordering: .relaxed) else { return }
+    let record = OutcomeRecord(
+      succeeded: fire, registration: registration, startedAt: startedAtNanoseconds,
+      duration: durationNanoseconds)
+    guard stage.openFires == 0 else {
+      stage.outcomes.append(record)
+      return
+    }
+    let sequence = buffer.appendOutcome(record, error: nil, session: key)
+    if durability == .strict, let sequence {
+      buffer.waitUntilFinished(sequence, deadline: buffer.deadlineFromNow())
+    }
+  }
+
   /// Hands what is staged to the buffer now, even with fires still open (before the end).
   @MainActor private func handOverStagedRecords() {
     guard !stage.isEmpty else { return }
