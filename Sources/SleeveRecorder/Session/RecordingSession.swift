@@ -293,7 +293,9 @@ public final class RecordingSession: DispatchObserver {
   /// (or given up and counted as failed), at most `RecorderOptions.waitTimeout`.
   public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
     stage.openFires = max(stage.openFires - 1, 0)
-    if let index = stage.openFireIDs.lastIndex(of: fire.id.rawValue) {
+    if stage.openFireIDs.last == fire.id.rawValue {
+      stage.openFireIDs.removeLast()
+    } else if let index = stage.openFireIDs.lastIndex(of: fire.id.rawValue) {
       stage.openFireIDs.remove(at: index)
     }
     guard !stage.isEmpty else { return }
