@@ -19,7 +19,7 @@ extension Control {
 
   /// The hot path: no clock, no event values, no allocation, no copy of the registry. It
   /// touches only the nesting depth and the registry's fire bracket; anything but a plain
-  /// handler of an unchanged registry goes to ``invokeUnobserved(from:at:events:fireUnit:)``.
+  /// handler of an unchanged registry goes to ``invokeUnobserved(_:fireUnit:)``.
   @inline(__always)
   private func fireUnobserved(_ events: ControlEvents) {
     let depth = FireNesting.depth

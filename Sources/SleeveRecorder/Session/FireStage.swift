@@ -40,10 +40,10 @@ final class FireStage {
     return false
   }
 
-  /// Stages an outcome, keeping its error beside it.
-  func stage(_ outcome: borrowing HandlerOutcome) {
-    var record = OutcomeRecord(outcome)
-    if let error = outcome.error {
+  /// Stages an outcome's record, keeping its error (if any) beside it.
+  func stage(_ record: OutcomeRecord, error: (any Error)?) {
+    var record = record
+    if let error {
       errors.append(error)
       record.errorIndex = UInt32(truncatingIfNeeded: errors.count)
     }

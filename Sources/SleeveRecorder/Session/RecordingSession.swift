@@ -249,16 +249,7 @@ public final class RecordingSession: DispatchObserver {
   /// buffer at once (in strict mode, committed before this returns).
   public func handlerFinished(_ outcome: HandlerOutcome) {
     guard !hasEnded.load(ordering: .relaxed) else { return }
-    guard stage.openFires == 0 else {
-      stage.stage(outcome)
-      return
-    }
-    let sequence = buffer.appendOutcome(
-      OutcomeRecord(outcome), error: outcome.error, session: key)
-    if durability == .strict, let sequence {
-      // Past the wait timeout the fire returns uncommitted; the writer counts its events.
-      buffer.waitUntilFinished(sequence, deadline: buffer.deadlineFromNow())
-    }
+    record(OutcomeRecord(outcome), error: outcome.error)
   }
 
   /// Stages a plain handler's `ok` outcome as its record, with no ``HandlerOutcome`` between:
@@ -268,15 +259,23 @@ public final class RecordingSession: DispatchObserver {
     durationNanoseconds: Int64
   ) {
     guard !hasEnded.load(ordering: .relaxed) else { return }
-    let record = OutcomeRecord(
-      succeeded: fire, registration: registration, startedAt: startedAtNanoseconds,
-      duration: durationNanoseconds)
+    record(
+      OutcomeRecord(
+        succeeded: fire, registration: registration, startedAt: startedAtNanoseconds,
+        duration: durationNanoseconds),
+      error: nil)
+  }
+
+  /// An outcome's record: staged while fires are open; otherwise (an async outcome arriving
+  /// after its fire) appended at once, and in strict mode committed before this returns.
+  @MainActor private func record(_ record: OutcomeRecord, error: (any Error)?) {
     guard stage.openFires == 0 else {
-      stage.outcomes.append(record)
+      stage.stage(record, error: error)
       return
     }
-    let sequence = buffer.appendOutcome(record, error: nil, session: key)
+    let sequence = buffer.appendOutcome(record, error: error, session: key)
     if durability == .strict, let sequence {
+      // Past the wait timeout the fire returns uncommitted; the writer counts its events.
       buffer.waitUntilFinished(sequence, deadline: buffer.deadlineFromNow())
     }
   }
