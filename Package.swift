@@ -60,9 +60,14 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]
+    ),
     .target(
       name: "SleeveExport",
-      dependencies: ["SleeveQuery", "SleeveRecorder", "SleeveStore", "CZlib"],
+      dependencies: ["SleeveQuery", "SleeveRecorder", "SleeveStore", "CZlib", "CCurl"],
       swiftSettings: strict
     ),
     .target(

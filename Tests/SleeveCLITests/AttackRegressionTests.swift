@@ -23,7 +23,7 @@ struct AttackRegressionTests {
     process.standardError = FileHandle.nullDevice
     try process.run()
     try pipe.fileHandleForReading.close()  // the reader is gone before the first write
-    process.waitUntilExit()
+    process.waitForExit()
     #expect(process.terminationReason == .exit, "ended by signal \(process.terminationStatus)")
     #expect(process.terminationStatus == 74)
   }

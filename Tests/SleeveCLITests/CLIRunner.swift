@@ -43,7 +43,7 @@ struct CLIRunner {
       process.standardOutput = FileHandle(forWritingAtPath: out)
       process.standardError = FileHandle(forWritingAtPath: error)
       try process.run()
-      process.waitUntilExit()
+      process.waitForExit()
       return process.terminationStatus
     }
     return Result(

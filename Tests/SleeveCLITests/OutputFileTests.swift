@@ -155,7 +155,7 @@ struct OutputFileTests {
     let writing = try Self.waitUntilWriting(process.processIdentifier, into: directory.path(""))
     try #require(writing, "the export finished before it could be interrupted")
     kill(process.processIdentifier, signal)
-    process.waitUntilExit()
+    process.waitForExit()
     #expect(process.terminationReason == .uncaughtSignal)
     #expect(process.terminationStatus == signal)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("")).isEmpty)
@@ -203,7 +203,7 @@ struct OutputFileTests {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/true")
     try process.run()
-    process.waitUntilExit()
+    process.waitForExit()
     return process.processIdentifier
   }
 

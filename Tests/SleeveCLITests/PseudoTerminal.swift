@@ -1,4 +1,5 @@
 import Foundation
+import SleeveTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -96,11 +97,11 @@ enum PseudoTerminal {
       if count <= 0 && ready > 0 { usleep(10_000) }  // a hang-up before the child exits
       if ContinuousClock.now > deadline {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit()
         throw Failure.timedOut
       }
     }
-    process.waitUntilExit()
+    process.waitForExit()
     let error = errors.fileHandleForReading.readDataToEndOfFile()
     return Result(
       status: process.terminationStatus,

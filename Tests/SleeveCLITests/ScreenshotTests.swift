@@ -22,7 +22,7 @@ struct ScreenshotTests {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    process.waitUntilExit()
+    process.waitForExit()
     return process.terminationStatus
   }
 
@@ -55,7 +55,7 @@ struct ScreenshotTests {
     process.arguments = [Self.script]
     process.standardError = FileHandle.nullDevice
     try process.run()
-    process.waitUntilExit()
+    process.waitForExit()
     #expect(process.terminationStatus == 64)
     let missing = try screenshot("/nonexistent/report.html", to: "/tmp/never.png")
     #expect(missing == 66)

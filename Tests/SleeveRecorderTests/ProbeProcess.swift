@@ -1,4 +1,5 @@
 import Foundation
+import SleeveTestSupport
 
 /// A `SleeveRecorderProbe` child process, with its standard output read line by line.
 final class ProbeProcess {
@@ -41,12 +42,12 @@ final class ProbeProcess {
   /// Sends SIGKILL and waits for the process to be gone.
   func killHard() {
     kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    process.waitForExit()
   }
 
   /// Waits for a normal exit and returns its status.
   func waitForExit() -> Int32 {
-    process.waitUntilExit()
+    process.waitForExit()
     return process.terminationStatus
   }
 }

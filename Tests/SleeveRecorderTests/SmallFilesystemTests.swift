@@ -29,7 +29,7 @@ enum SmallFilesystem {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     guard (try? process.run()) != nil else { return -1 }
-    process.waitUntilExit()
+    process.waitForExit()
     return process.terminationStatus
   }
 }

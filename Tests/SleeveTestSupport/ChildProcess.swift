@@ -17,7 +17,7 @@ public enum ChildProcess {
   ) throws -> Result {
     let (process, pipe) = try start(executable, arguments, standardOutput: standardOutput)
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    process.waitForExit()
     return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
   }
 
@@ -45,7 +45,7 @@ public enum ChildProcess {
     while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
     let timedOut = process.isRunning
     if timedOut { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+    process.waitForExit()
     let data = output.wait()
     return (
       Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self)),

@@ -89,7 +89,7 @@ public final class LoopbackOTLPServer: @unchecked Sendable {
     let line = PipeLine.first(of: output.fileHandleForReading, within: startupLimit)
     guard let line, let port = Int(line) else {
       process.terminate()
-      process.waitUntilExit()
+      process.waitForExit()
       let errors = (try? String(contentsOfFile: directory.path("stderr.txt"), encoding: .utf8))
       throw StartFailure(
         description: "otlp-test-server printed no port within \(startupLimit): \(errors ?? "")")
@@ -122,13 +122,13 @@ public final class LoopbackOTLPServer: @unchecked Sendable {
   /// blocks the calling thread; `stopAndWait()` waits off the cooperative pool.
   public func stop() {
     signalStop()
-    process.waitUntilExit()
+    process.waitForExit()
   }
 
   /// `stop()`, waiting on a thread of its own instead of the caller's.
   public func stopAndWait() async {
     signalStop()
-    _ = try? await OffThePool.run { self.process.waitUntilExit() }
+    _ = try? await OffThePool.run { self.process.waitForExit() }
   }
 
   /// Closes the server's standard input and sends SIGTERM, without waiting: it exits at once

@@ -55,7 +55,7 @@ public final class RotelReceiver {
     let line = try await OffThePool.run { PipeLine.first(of: reader, within: .seconds(30)) }
     guard let line, line.hasPrefix("http://127.0.0.1:") else {
       process.terminate()
-      process.waitUntilExit()
+      process.waitForExit()
       let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
       throw StartFailure(description: "rotel-receiver printed no URL: \(text)")
     }
@@ -84,7 +84,7 @@ public final class RotelReceiver {
       while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
       if process.isRunning {
         process.terminate()
-        process.waitUntilExit()
+        process.waitForExit()
       }
       return process.terminationStatus
     }
@@ -93,6 +93,6 @@ public final class RotelReceiver {
   deinit {
     try? input.fileHandleForWriting.close()
     if process.isRunning { process.terminate() }
-    process.waitUntilExit()
+    process.waitForExit()
   }
 }

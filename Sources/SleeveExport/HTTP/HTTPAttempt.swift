@@ -1,10 +1,6 @@
 import Foundation
 import Synchronization
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// How one HTTP attempt ended.
 enum HTTPAttemptOutcome: Sendable, Equatable {
   /// The receiver answered: its status, its `Retry-After` header, and at most
@@ -14,189 +10,62 @@ enum HTTPAttemptOutcome: Sendable, Equatable {
   case failed(String)
 }
 
-/// Sends single HTTP requests through one `URLSession`, each bounded in time and in the
-/// memory its answer takes.
+/// One `POST`: where it goes, its header lines and its body.
+struct HTTPPost: Sendable, Equatable {
+  /// An `http` or `https` URL.
+  var url: String
+  /// `(name, value)` pairs, sent in order. Names are HTTP tokens and values hold no control
+  /// characters (`OTLPHeaders` refuses any other), so no pair can end its header line early.
+  var headers: [(name: String, value: String)]
+  /// The body, sent as is.
+  var body: [UInt8]
+
+  static func == (a: HTTPPost, b: HTTPPost) -> Bool {
+    a.url == b.url && a.body == b.body && a.headers.elementsEqual(b.headers) { $0 == $1 }
+  }
+}
+
+/// Sends single HTTP requests with libcurl, each bounded in time and in the memory its answer
+/// takes.
 ///
-/// The deadline is the attempt's whole duration: a task racing the request cancels it when the
-/// deadline passes, because `URLRequest.timeoutInterval` alone is an idle timeout that a
-/// receiver trickling bytes never trips. Bodies are kept up to `bodyLimit` bytes; a longer one
-/// ends the attempt with what was kept. Redirects are not followed (a 3xx is the answer), so
-/// headers never go to a host that was not configured.
+/// Each attempt is one transfer on a thread of its own (never a cooperative-pool thread): the
+/// deadline is the attempt's whole duration (`CURLOPT_TIMEOUT_MS`, which a receiver trickling
+/// bytes cannot stretch); the body is kept up to `bodyLimit` bytes and the transfer stops the
+/// moment a byte more arrives, so an endless answer costs 64 KiB and no more time. Redirects
+/// are not followed (a 3xx is the answer), so headers never go to a host that was not
+/// configured. A cancelled attempt stops within curl's progress interval (under a second).
 ///
-/// Sendable: its stored properties are a `URLSession` (thread-safe, Sendable) and a `Mutex`.
+/// Sendable: it has no stored state; each attempt owns its own transfer.
 final class HTTPTransport: Sendable {
   /// The most of a response body kept: 64 KiB.
   static let bodyLimit = 64 * 1024
 
-  private let session: URLSession
-  private let tasks: TaskTable
+  init() { CurlTransfer.initializeOnce() }
 
-  init() {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.urlCache = nil
-    configuration.httpCookieStorage = nil
-    configuration.httpShouldSetCookies = false
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    tasks = TaskTable()
-    session = URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
-  }
-
-  /// Ends the session: running attempts end as cancelled.
-  func close() { session.invalidateAndCancel() }
-
-  /// Sends `request`, giving up after `deadline`.
-  func perform(_ request: URLRequest, deadline: Duration) async -> HTTPAttemptOutcome {
-    await withTaskGroup(of: HTTPAttemptOutcome?.self) { group in
-      group.addTask { await self.run(request) }
-      group.addTask {
-        do {
-          try await Task.sleep(for: deadline)
-        } catch {
-          return nil
-        }
-        return .failed("no complete answer within \(deadline.secondsText) (attempt deadline)")
-      }
-      var outcome = HTTPAttemptOutcome.failed("cancelled")
-      while let next = await group.next() {
-        if let next {
-          outcome = next
-          break
-        }
-      }
-      group.cancelAll()
-      return outcome
-    }
-  }
-
-  private func run(_ request: URLRequest) async -> HTTPAttemptOutcome {
-    let task = session.dataTask(with: request)
-    let id = task.taskIdentifier
+  /// Sends `post`, giving up after `deadline`.
+  func perform(_ post: HTTPPost, deadline: Duration) async -> HTTPAttemptOutcome {
+    let cancelled = CancelFlag()
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        if tasks.register(id, continuation) { task.resume() }
+        Thread {
+          continuation.resume(
+            returning: CurlTransfer.run(post, deadline: deadline, cancelled: cancelled))
+        }.start()
       }
     } onCancel: {
-      tasks.finish(id, with: .failed("cancelled"), leavingTombstone: true)
-      task.cancel()
+      cancelled.set()
     }
   }
 }
 
-/// The attempts in flight, by task identifier, and the session's delegate that completes them.
-///
-/// Each attempt's continuation is resumed exactly once: whoever removes it from the table
-/// under the lock (the completion, the body limit or a cancellation) resumes it. A
-/// cancellation that comes before the registration leaves a tombstone, so the registration
-/// resumes at once instead of waiting.
-///
-/// Sendable: its only stored property is a `Mutex`.
-private final class TaskTable: NSObject, URLSessionDataDelegate, Sendable {
-  private enum Slot {
-    case waiting(CheckedContinuation<HTTPAttemptOutcome, Never>, body: [UInt8])
-    case cancelled
-  }
+/// Set once when the task awaiting an attempt is cancelled; read by the transfer's progress
+/// callback.
+final class CancelFlag: Sendable {
+  private let flag = Atomic<Bool>(false)
 
-  private let slots = Mutex<[Int: Slot]>([:])
+  /// Marks the attempt cancelled.
+  func set() { flag.store(true, ordering: .relaxed) }
 
-  /// Records `continuation` for task `id`; `false` (and the continuation resumed) when the
-  /// attempt was already cancelled.
-  func register(_ id: Int, _ continuation: CheckedContinuation<HTTPAttemptOutcome, Never>)
-    -> Bool
-  {
-    let cancelled = slots.withLock { table -> Bool in
-      if case .cancelled = table[id] {
-        table[id] = nil
-        return true
-      }
-      table[id] = .waiting(continuation, body: [])
-      return false
-    }
-    if cancelled { continuation.resume(returning: .failed("cancelled")) }
-    return !cancelled
-  }
-
-  /// Ends task `id`'s attempt with `outcome` if it is still waiting. A cancellation
-  /// (`leavingTombstone`) that finds no attempt yet marks the identifier, so its registration
-  /// ends at once (identifiers are never reused within a session).
-  func finish(_ id: Int, with outcome: HTTPAttemptOutcome, leavingTombstone: Bool = false) {
-    let waiting = slots.withLock { table -> CheckedContinuation<HTTPAttemptOutcome, Never>? in
-      guard let slot = table[id] else {
-        if leavingTombstone { table[id] = .cancelled }
-        return nil
-      }
-      table[id] = nil
-      if case .waiting(let continuation, _) = slot { return continuation }
-      return nil
-    }
-    waiting?.resume(returning: outcome)
-  }
-
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    let id = dataTask.taskIdentifier
-    let full = slots.withLock { table -> [UInt8]? in
-      guard case .waiting(let continuation, var body) = table[id] else { return nil }
-      table[id] = nil  // no copy-on-write while appending
-      body.append(contentsOf: data.prefix(HTTPTransport.bodyLimit - body.count))
-      table[id] = .waiting(continuation, body: body)
-      return body.count >= HTTPTransport.bodyLimit ? body : nil
-    }
-    if let full {
-      finish(id, with: Self.answer(dataTask.response, body: full))
-      dataTask.cancel()
-    }
-  }
-
-  func urlSession(
-    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
-  ) {
-    let id = task.taskIdentifier
-    if let error {
-      finish(id, with: .failed(Self.describe(error)))
-      return
-    }
-    let body = slots.withLock { table -> [UInt8] in
-      if case .waiting(_, let body) = table[id] { return body }
-      return []
-    }
-    finish(id, with: Self.answer(task.response, body: body))
-  }
-
-  func urlSession(
-    _ session: URLSession, task: URLSessionTask,
-    willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-    completionHandler: @escaping @Sendable (URLRequest?) -> Void
-  ) {
-    completionHandler(nil)
-  }
-
-  private static func answer(_ response: URLResponse?, body: [UInt8]) -> HTTPAttemptOutcome {
-    guard let http = response as? HTTPURLResponse else {
-      return .failed("the answer was not HTTP")
-    }
-    return .answered(
-      status: http.statusCode, retryAfter: http.value(forHTTPHeaderField: "Retry-After"),
-      body: body)
-  }
-
-  /// A transport error as a short phrase; others as their description, made one line.
-  private static func describe(_ error: any Error) -> String {
-    guard let code = (error as? URLError)?.code else {
-      return ReceiverText.oneLine(String(describing: error)) ?? "transport error"
-    }
-    switch code {
-    case .cannotConnectToHost: return "connection refused"
-    case .timedOut: return "timed out waiting for data"
-    case .networkConnectionLost: return "connection closed before a complete answer"
-    case .cannotFindHost, .dnsLookupFailed: return "host not found"
-    case .notConnectedToInternet: return "no network"
-    case .cancelled: return "cancelled"
-    case .badServerResponse: return "the answer was not valid HTTP"
-    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-      .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid:
-      return "TLS failed: " + (ReceiverText.oneLine(error.localizedDescription) ?? "")
-    default:
-      return "transport error \(code.rawValue): "
-        + (ReceiverText.oneLine(error.localizedDescription) ?? "")
-    }
-  }
+  /// Whether the attempt was cancelled.
+  var isSet: Bool { flag.load(ordering: .relaxed) }
 }

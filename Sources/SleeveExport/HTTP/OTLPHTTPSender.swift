@@ -37,8 +37,6 @@ public final class OTLPHTTPSender: OTLPRequestSending {
     self.transport = HTTPTransport()
   }
 
-  deinit { transport.close() }
-
   /// The URL `signal` goes to, without its query; `(no endpoint for metrics)` when the
   /// configuration has no target for it.
   public func endpoint(for signal: OTLPSignal) -> String {
@@ -115,26 +113,15 @@ public final class OTLPHTTPSender: OTLPRequestSending {
     HTTPURLResponse.localizedString(forStatusCode: status)
   }
 
-  private static func request(_ body: [UInt8], to target: OTLPSignalTarget) -> URLRequest {
-    var request = URLRequest(url: target.url)
-    request.httpMethod = "POST"
-    // The real bound is the attempt deadline (`HTTPTransport.perform`); this idle timeout only
-    // backs it up, a whole second later and in whole seconds (FoundationNetworking times a
-    // sub-second interval out at once).
-    request.timeoutInterval = (target.timeout.secondsValue + 1).rounded(.up)
-    for field in target.headers.fields {
-      request.addValue(field.value, forHTTPHeaderField: field.name)
-    }
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+  private static func request(_ body: [UInt8], to target: OTLPSignalTarget) -> HTTPPost {
+    var headers = target.headers.fields.map { (name: $0.name, value: $0.value) }
+    headers.append((name: "Content-Type", value: "application/json"))
     var payload = body
     if target.compression == .gzip, let compressed = try? Gzip.compress(body) {
       // A gzip failure (zlib out of memory) sends the body as is, which is still correct.
       payload = compressed
-      request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
-    } else {
-      request.setValue(nil, forHTTPHeaderField: "Content-Encoding")
+      headers.append((name: "Content-Encoding", value: "gzip"))
     }
-    request.httpBody = Data(payload)
-    return request
+    return HTTPPost(url: target.url.absoluteString, headers: headers, body: payload)
   }
 }
