@@ -98,7 +98,7 @@ struct CompletionTests {
     ]
     for arguments in cases {
       let (result, timedOut) = try ChildProcess.run(
-        ChildProcess.sleeveBinary, ["__complete"] + arguments, timeout: .seconds(10))
+        ChildProcess.sleeveBinary, ["__complete"] + arguments, timeout: WaitBounds.hang)
       #expect(!timedOut, "\(arguments)")
       #expect(result.status == 0, "\(arguments): \(result.output)")
       #expect(result.output.isEmpty, "\(arguments): \(result.output)")
@@ -170,7 +170,7 @@ struct ShellCompletionTests {
       }
     }
 
-    /// Runs `tmux -L socket arguments` through `sh`, killed after 10 seconds.
+    /// Runs `tmux -L socket arguments` through `sh`, killed after `WaitBounds.hang`.
     func command(_ arguments: [String], quiet: Bool = false) throws -> ChildProcess.Result {
       let words = [tmux, "-L", socket] + arguments
       let line = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
@@ -182,7 +182,7 @@ struct ShellCompletionTests {
       return try ChildProcess.run(
         "/bin/bash",
         ["-c", closeInherited + "exec " + line + (quiet ? " </dev/null >/dev/null 2>&1" : "")],
-        timeout: .seconds(10)
+        timeout: WaitBounds.hang
       ).result
     }
 
@@ -192,9 +192,9 @@ struct ShellCompletionTests {
       if enter { _ = try command(["send-keys", "Enter"]) }
     }
 
-    /// The screen's lines, once `condition` holds or after 10 seconds.
+    /// The screen's lines, once `condition` holds or after `WaitBounds.hang`.
     func screen(until condition: (String) -> Bool) throws -> String {
-      let deadline = ContinuousClock.now + .seconds(10)
+      let deadline = ContinuousClock.now + WaitBounds.hang
       var text = ""
       while ContinuousClock.now < deadline {
         text = try command(["capture-pane", "-p", "-J"]).output
@@ -279,7 +279,7 @@ struct ShellCompletionTests {
     ]
     let (result, timedOut) = try ChildProcess.run(
       try #require(Shell.path("fish")), ["--no-config", "-c", commands.joined(separator: "; ")],
-      timeout: .seconds(20))
+      timeout: WaitBounds.hang)
     #expect(!timedOut)
     let lines = result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
     #expect(lines.contains("new-pay"), "\(result.output)")

@@ -44,7 +44,8 @@ struct DatabaseFileTests {
     try #require(mkfifo(fifo, 0o600) == 0)
     for path in [fifo, "/dev/zero", directory.path("")] {
       let (result, timedOut) = try ChildProcess.run(
-        ChildProcess.sleeveBinary, Self.arguments(command, path, good.path), timeout: .seconds(20))
+        ChildProcess.sleeveBinary, Self.arguments(command, path, good.path),
+        timeout: WaitBounds.hang)
       #expect(!timedOut, "\(command) on \(path) hung")
       #expect(result.status == 65, "\(command) on \(path): \(result.output)")
       #expect(result.output.contains("not a regular file"), "\(result.output)")
@@ -148,7 +149,7 @@ struct DatabaseFileTests {
   /// Runs `command` (a copy of the binary, maybe through setpriv), again when the exec failed
   /// with "Text file busy": another test thread's fork can hold the fresh copy's write handle
   /// for a moment (the classic fork/exec race), which says nothing about Sleeve.
-  static func runCopiedBinary(_ command: [String], timeout: Duration = .seconds(30)) throws
+  static func runCopiedBinary(_ command: [String], timeout: Duration = WaitBounds.hang) throws
     -> ChildProcess.Result
   {
     var attempt = 0

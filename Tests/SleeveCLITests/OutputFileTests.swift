@@ -83,7 +83,7 @@ struct OutputFileTests {
     try #require(mkfifo(fifo, 0o600) == 0)
     let lonely = try ChildProcess.run(
       ChildProcess.sleeveBinary, ["report", "--db", fixture.path, "--out", fifo],
-      timeout: .seconds(20))
+      timeout: WaitBounds.hang)
     #expect(!lonely.timedOut)
     #expect(lonely.result.status == 74)
     #expect(lonely.result.output.contains("no process is reading"))

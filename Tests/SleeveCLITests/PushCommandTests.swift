@@ -8,7 +8,7 @@ import Testing
   "sleeve export --endpoint",
   .enabled(
     if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3 (scripts/otlp-test-server)"),
-  .timeLimit(.minutes(3)))
+  .timeLimit(.minutes(10)))
 struct PushCommandTests {
   /// The span ids (`trace/span`) of OTLP/JSON trace requests, in order.
   private static func spanIDs(_ bodies: [String]) throws -> [String] {
@@ -139,7 +139,7 @@ struct PushCommandTests {
     ])
     #expect(result.exit == 69, "\(result.error)")
     // A bound, not a speed target: without the deadline this would never return.
-    #expect(ContinuousClock.now - started < .seconds(20))
+    #expect(ContinuousClock.now - started < WaitBounds.hang)
   }
 
   @Test("an endless answer costs the push its 64 KiB bound: the attempt ends, memory stays small")

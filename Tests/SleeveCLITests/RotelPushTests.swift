@@ -11,7 +11,7 @@ import Testing
   .enabled(
     if: Proofs.run(when: RotelReceiver.canRun),
     "needs rotel (scripts/requirements-test.txt)"),
-  .timeLimit(.minutes(3)))
+  .timeLimit(.minutes(10)))
 struct RotelPushTests {
   private static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts")

@@ -33,7 +33,7 @@ private final class GatedExport: SessionExport {
 }
 
 @MainActor
-@Suite("RecorderOptions.export: the export at a session's end", .timeLimit(.minutes(2)))
+@Suite("RecorderOptions.export: the export at a session's end", .timeLimit(.minutes(10)))
 struct SessionExportRunTests {
   private static func recordOneTap(
     into path: String, options: RecorderOptions
@@ -50,7 +50,7 @@ struct SessionExportRunTests {
   @Test("the export runs off the main thread, once, after the end is committed")
   func exportRunsOffTheFiringThread() async throws {
     let directory = TemporaryDirectory()
-    let export = GatedExport(endWait: .seconds(30))
+    let export = GatedExport(endWait: WaitBounds.hang)
     var options = RecorderOptions()
     options.export = export
     let path = directory.path("gated.sqlite")
@@ -78,7 +78,7 @@ struct SessionExportRunTests {
     // would fail the test.
     #expect(session.exportStatus == .inProgress)
     export.release()
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + WaitBounds.hang
     while session.exportStatus == .inProgress, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(5))
     }
@@ -89,7 +89,7 @@ struct SessionExportRunTests {
   @Test("a failed export reaches the error callback and the session's exportStatus")
   func failureIsReported() async throws {
     let directory = TemporaryDirectory()
-    let export = GatedExport(endWait: .seconds(30), failure: "collector said no")
+    let export = GatedExport(endWait: WaitBounds.hang, failure: "collector said no")
     export.release()
     let reported = Mutex<[String]>([])
     var options = RecorderOptions(onWriteError: { error in

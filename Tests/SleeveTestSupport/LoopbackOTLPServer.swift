@@ -45,7 +45,7 @@ public final class LoopbackOTLPServer: @unchecked Sendable {
   }
 
   /// The longest wait for the server to print its port.
-  public static let startupLimit = Duration.seconds(20)
+  public static let startupLimit = WaitBounds.hang
 
   /// Whether python3 is there to run the server.
   public static var canRun: Bool { PythonModule.isInstalled("http.server") }

@@ -35,7 +35,7 @@ public final class RotelReceiver {
   /// Starts Rotel receiving `signal` (`traces`, `metrics` or `all`; the others answer 404),
   /// waiting (off the cooperative pool) until it accepts connections.
   ///
-  /// - Throws: `StartFailure` when it cannot start or prints no URL within 30 s.
+  /// - Throws: `StartFailure` when it cannot start or prints no URL within `WaitBounds.hang`.
   public static func start(signal: String = "all") async throws -> RotelReceiver {
     let directory = TemporaryDirectory()
     let log = directory.path("rotel.log")
@@ -52,7 +52,7 @@ public final class RotelReceiver {
     process.standardError = FileHandle(forWritingAtPath: errors)
     try process.run()
     let reader = output.fileHandleForReading
-    let line = try await OffThePool.run { PipeLine.first(of: reader, within: .seconds(30)) }
+    let line = try await OffThePool.run { PipeLine.first(of: reader, within: WaitBounds.hang) }
     guard let line, line.hasPrefix("http://127.0.0.1:") else {
       process.terminate()
       process.waitForExit()
@@ -80,7 +80,7 @@ public final class RotelReceiver {
     try? input.fileHandleForWriting.close()
     let process = self.process
     return try await OffThePool.run { () -> Int32 in
-      let deadline = ContinuousClock.now + .seconds(60)
+      let deadline = ContinuousClock.now + WaitBounds.hang
       while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
       if process.isRunning {
         process.terminate()
