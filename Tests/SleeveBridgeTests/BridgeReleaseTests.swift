@@ -1,6 +1,7 @@
 import Foundation
 import SleeveBridge
 import SleeveCore
+import SleeveTestSupport
 import Testing
 
 /// Releases of the platform control at awkward moments: during its own send, off the main
@@ -178,12 +179,12 @@ final class Gate {
   var isOpen = false
 }
 
-/// Waits, yielding to the main actor, until `condition` holds, or until both five seconds and
-/// 2,000 turns of waiting have passed: the turns keep a main actor that other tests hold busy
-/// (the sanitizer's slow sequences) from using up the time before the awaited task ran at all.
+/// Waits, yielding to the main actor, until `condition` holds, or until both `WaitBounds.hang`
+/// and 2,000 turns of waiting have passed: the turns keep a main actor that other tests hold
+/// busy (the sanitizer's slow sequences) from using up the time before the awaited task ran.
 @MainActor
 func waitUntil(_ condition: () -> Bool) async throws {
-  let deadline = ContinuousClock.now + .seconds(5)
+  let deadline = ContinuousClock.now + WaitBounds.hang
   var turns = 0
   while !condition() && (turns < 2_000 || ContinuousClock.now < deadline) {
     turns += 1

@@ -14,7 +14,10 @@ struct AsyncPathTests {
     let directory = TemporaryDirectory()
     let path = directory.path("async.sqlite")
     let recorder = try await Recorder.open(
-      path: path, options: RecorderOptions(busyTimeout: .milliseconds(50)))
+      path: path,
+      options: RecorderOptions(
+        busyTimeout: .milliseconds(50), waitTimeout: WaitBounds.hang,
+        retryTimeout: WaitBounds.unreached))
     let blocker = try Connection(path: path)
     try blocker.execute("BEGIN IMMEDIATE")
     // More waiting tasks than the pool has threads: blocking waits would take them all.

@@ -30,7 +30,9 @@ struct ExitTests {
     let directory = TemporaryDirectory()
     let path = directory.path("ended.sqlite")
     let recorder = try Recorder(
-      path: path, options: RecorderOptions(whenFull: .drop, bufferCapacity: 64, flushCount: 64))
+      path: path,
+      options: RecorderOptions(
+        whenFull: .drop, bufferCapacity: 64, flushCount: 64, retryTimeout: WaitBounds.unreached))
     let session = try recorder.startSession(name: "lossy")
     let button = Button(name: "b", observer: session)
     button.on(.touchUpInside, id: "h") { _ in }

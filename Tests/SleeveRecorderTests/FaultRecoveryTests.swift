@@ -41,7 +41,10 @@ struct FaultRecoveryTests {
     let recorder = try Recorder(
       path: path,
       options: RecorderOptions(
-        whenFull: .block, busyTimeout: .milliseconds(50),
+        // The lock is held for 300 ms of the test's time, which a loaded machine can stretch
+        // to a minute: the batch must wait it out, never be given up.
+        whenFull: .block, busyTimeout: .milliseconds(50), waitTimeout: WaitBounds.hang,
+        retryTimeout: WaitBounds.unreached,
         onWriteError: { error in errors.withLock { $0.append(error) } }))
     let session = try recorder.startSession(name: "locked")
     let button = Button(name: "b", observer: session)

@@ -64,7 +64,9 @@ struct FaultTests {
     let directory = TemporaryDirectory()
     let path = directory.path("drop.sqlite")
     let recorder = try Recorder(
-      path: path, options: RecorderOptions(whenFull: .drop, bufferCapacity: 64, flushCount: 64))
+      path: path,
+      options: RecorderOptions(
+        whenFull: .drop, bufferCapacity: 64, flushCount: 64, retryTimeout: WaitBounds.unreached))
     let session = try recorder.startSession(name: "drop")
     let button = Button(name: "b")
     for index in 0..<4 { button.on(.touchUpInside, id: "h\(index)") { _ in } }

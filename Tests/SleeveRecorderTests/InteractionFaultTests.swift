@@ -37,7 +37,9 @@ struct InteractionFaultTests {
     let directory = TemporaryDirectory()
     let path = directory.path("drop.sqlite")
     let recorder = try Recorder(
-      path: path, options: RecorderOptions(whenFull: .drop, bufferCapacity: 64, flushCount: 64))
+      path: path,
+      options: RecorderOptions(
+        whenFull: .drop, bufferCapacity: 64, flushCount: 64, retryTimeout: WaitBounds.unreached))
     let session = try recorder.startSession(name: "drop")
     let field = try await field(in: session)
     let blocker = try Connection(path: path)

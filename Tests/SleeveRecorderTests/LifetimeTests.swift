@@ -43,7 +43,7 @@ struct LifetimeTests {
     #expect(weakRecorder == nil)
     // The writer closes the connection on its own thread once the recorder is gone: the WAL
     // is checkpointed and removed (within the wait timeout).
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + WaitBounds.hang
     while FileManager.default.fileExists(atPath: path + "-wal"), ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(5))
     }
@@ -68,7 +68,10 @@ struct LifetimeTests {
     // Another process holds the write lock: releasing a recorder with buffered events must
     // not wait for it (the main actor would freeze for the wait timeout).
     let locked = directory.path("locked.sqlite")
-    let held = try Recorder(path: locked, options: RecorderOptions(waitTimeout: .seconds(30)))
+    let held = try Recorder(
+      path: locked,
+      options: RecorderOptions(
+        waitTimeout: WaitBounds.unreached, retryTimeout: WaitBounds.unreached))
     let busy = try held.startSession(name: "busy")
     let blocker = try Connection(path: locked)
     try blocker.execute("BEGIN IMMEDIATE")
@@ -79,7 +82,7 @@ struct LifetimeTests {
     do { _ = consume held }
     let waited = ContinuousClock.now - released
     try blocker.execute("COMMIT")
-    #expect(waited < .seconds(5), "releasing waited \(waited) for a lock held elsewhere")
+    #expect(waited < WaitBounds.hang, "releasing waited \(waited) for a lock held elsewhere")
   }
 
   @Test("close() while another process holds the lock returns within its bound; nothing is lost")
@@ -88,7 +91,9 @@ struct LifetimeTests {
     let path = directory.path("timeout.sqlite")
     let recorder = try Recorder(
       path: path,
-      options: RecorderOptions(busyTimeout: .seconds(600), waitTimeout: .milliseconds(300)))
+      options: RecorderOptions(
+        busyTimeout: WaitBounds.unreached, waitTimeout: .milliseconds(300),
+        retryTimeout: WaitBounds.unreached))
     let session = try recorder.startSession(name: "late")
     let blocker = try Connection(path: path)
     try blocker.execute("BEGIN IMMEDIATE")
@@ -105,26 +110,28 @@ struct LifetimeTests {
     }
     let waited = ContinuousClock.now - started
     try blocker.execute("COMMIT")
-    // Bounded by the wait timeout (300 ms), with wide slack for a loaded machine (the whole
-    // suite on two cores once resumed this test 43 s after close returned: the cooperative pool
-    // was busy with other tests); an unbounded close would wait out the 600 s busy timeout.
-    #expect(waited < .seconds(120), "close() waited \(waited)")
+    // Bounded by the wait timeout (300 ms), with `WaitBounds.hang` of slack for a loaded
+    // machine (the whole suite on two cores once resumed this test 43 s after close returned:
+    // the cooperative pool was busy with other tests); an unbounded close would wait out the
+    // hour-long busy timeout.
+    #expect(waited < WaitBounds.hang, "close() waited \(waited)")
     // The writer goes on after a timed-out close: once the lock is gone it writes the fire,
     // or it counted it as failed; it never vanishes.
     let reader = try Connection(path: path, mode: .readOnly)
-    let deadline = ContinuousClock.now + .seconds(20)
+    let deadline = ContinuousClock.now + WaitBounds.hang
     var written = 0
+    var failed = 0
     repeat {
       written = Int(try reader.scalarInt("SELECT count(*) FROM fires") ?? 0)
-      if written == 1 { break }
+      failed =
+        switch session.status {
+        case .failedWrites(let failed, _): failed
+        case .endedWithLosses(_, let failed, _): failed
+        default: 0
+        }
+      if written == 1 || failed == 4 { break }
       try await Task.sleep(for: .milliseconds(10))
     } while ContinuousClock.now < deadline
-    let failed: Int =
-      switch session.status {
-      case .failedWrites(let failed, _): failed
-      case .endedWithLosses(_, let failed, _): failed
-      default: 0
-      }
     // Four events: the control, the registration, the fire and its outcome.
     #expect(written == 1 || failed == 4, "timed out: \(timedOut), status \(session.status)")
   }
