@@ -171,6 +171,24 @@ struct OTLPHTTPSenderTests {
     #expect(took < WaitBounds.hang, "the attempt was not bounded: \(took)")
   }
 
+  @Test("a cancelled send stops its attempt against a silent receiver and says cancelled")
+  func cancelledSendStopsItsAttempt() async throws {
+    let server = try await LoopbackOTLPServer.start(["hang"])
+    // A deadline that is never the bound: an attempt that ignored the cancellation would run
+    // on until the time limit.
+    let sender = try sender(to: server.baseURL, timeout: WaitBounds.unreached, budget: .zero)
+    let send = Task { await sender.send(Self.body, signal: .traces) }
+    while try server.requests().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+    send.cancel()
+    guard case .failure(let error) = await send.value else {
+      Issue.record("a receiver that never answered was reported delivered")
+      return
+    }
+    #expect(error.kind == .unreachable)
+    #expect(error.message == "cancelled", "\(error)")
+    #expect(error.attempts == 1)
+  }
+
   @Test(
     "an endless answer is read only up to its bound, so the attempt ends long before its deadline")
   func endlessAnswerIsCutAtTheBound() async throws {

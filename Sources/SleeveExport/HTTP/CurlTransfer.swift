@@ -50,7 +50,6 @@ enum CurlTransfer {
         post.body.withUnsafeBytes { body in
           var set = [
             sleeve_curl_set_pointer(handle, CURLOPT_URL, url),
-            sleeve_curl_set_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
             sleeve_curl_set_long(handle, CURLOPT_NOSIGNAL, 1),
             sleeve_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0),
             sleeve_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(milliseconds)),
@@ -69,6 +68,10 @@ enum CurlTransfer {
             sleeve_curl_set_progress_callback(handle, checkCancelled),
           ]
           set.append(sleeve_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context))
+          // Defence in depth (OTLPEndpoint admits only http and https, and redirects are not
+          // followed): libcurl before 7.85 does not know the option, which is then no error.
+          let protocols = sleeve_curl_set_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+          if protocols != CURLE_UNKNOWN_OPTION { set.append(protocols) }
           if let refused = set.first(where: { $0 != CURLE_OK }) { return refused }
           return curl_easy_perform(handle)
         }
