@@ -1,9 +1,19 @@
 import SleeveCore
 
-/// Prints the recorder's benchmark tables (markdown).
+/// Measures the recorder's time figures in this process and prints them as one line of
+/// numbers, for `scripts/bench` to take the median, minimum and maximum of over processes.
 @MainActor
 enum RecorderTables {
-  static func print() async throws {
+  /// The names of the printed values, in order.
+  static let columns = [
+    "floor_ns", "overhead_per_invocation_ns", "per_extra_handler_ns", "per_fire_fixed_ns",
+    "unrecorded_1_ns", "unrecorded_8_ns", "recorded_1_ns", "recorded_8_ns",
+    "baseline_invocations_per_s", "recorder_invocations_per_s", "baseline_bytes",
+    "recorder_bytes",
+  ]
+
+  /// Prints one line: the values of `columns`, separated by spaces.
+  static func printValues() async throws {
     let repeats = 5
     let fires = 100_000
     let floor = RecorderBench.floorNanoseconds(handlers: 8, fires: fires, repeats: repeats)
@@ -25,38 +35,14 @@ enum RecorderTables {
     let overheadPerInvocation = (eight.recorded - eight.quiet) / 8
     let marginal = ((eight.recorded - one.recorded) - (eight.quiet - one.quiet)) / 7
     let fixed = (one.recorded - one.quiet) - marginal
-    Swift.print(
-      "#### Firing-thread cost of recording (fires of 8 handlers; per-fire and per-handler parts fitted from fires of 1 and 8)"
-    )
-    Swift.print()
-    Swift.print(
-      "| floor: clock reads + Mutex append (ns) | recording overhead per invocation (ns) "
-        + "| overhead / floor | per extra handler (ns) | per extra handler / floor "
-        + "| per fire, fixed (ns) |")
-    Swift.print("|---:|---:|---:|---:|---:|---:|")
-    Swift.print(
-      "| \(formatted(floor)) | \(formatted(overheadPerInvocation)) "
-        + "| \(formatted(overheadPerInvocation / floor))x | \(formatted(marginal)) "
-        + "| \(formatted(marginal / floor))x | \(formatted(fixed)) |")
-    Swift.print()
-    Swift.print(
-      "Unrecorded fire: \(formatted(one.quiet)) ns (1 handler), \(formatted(eight.quiet)) ns (8); "
-        + "recorded: \(formatted(one.recorded)) ns, \(formatted(eight.recorded)) ns.")
-    Swift.print()
 
     let invocations = 1_000_000
     let baseline = try RecorderBench.baselineIngest(invocations: invocations)
     let ingest = try await RecorderBench.recordedIngest(invocations: invocations)
-    Swift.print(
-      "#### Sustained ingest (\(invocations) invocations: one fire and one outcome row each)")
-    Swift.print()
-    Swift.print(
-      "| baseline: prepared inserts (invocations/s) | recorder (invocations/s) | ratio "
-        + "| baseline bytes/invocation | recorder bytes/invocation |")
-    Swift.print("|---:|---:|---:|---:|---:|")
-    Swift.print(
-      "| \(Int(baseline.perSecond)) | \(Int(ingest.perSecond)) "
-        + "| \(formatted(ingest.perSecond / baseline.perSecond))x "
-        + "| \(formatted(baseline.bytes)) | \(formatted(ingest.bytes)) |")
+    let values = [
+      floor, overheadPerInvocation, marginal, fixed, one.quiet, eight.quiet, one.recorded,
+      eight.recorded, baseline.perSecond, ingest.perSecond, baseline.bytes, ingest.bytes,
+    ]
+    Swift.print(values.map { String(describing: $0) }.joined(separator: " "))
   }
 }

@@ -2,7 +2,8 @@
 //
 //   SleeveBench                                 dispatch hot path vs a plain loop: one
 //                                               process's best ns per fire, one line each
-//   SleeveBench recorder                        recorder firing cost vs its floor, and ingest
+//   SleeveBench recorder                        recorder firing cost vs its floor, and ingest:
+//                                               one line of numbers (RecorderTables.columns)
 //                                               vs plain prepared inserts (markdown)
 //   SleeveBench recorder-ir-probe floor|recorded|unrecorded H N
 //                                               fires N times into H handlers (or runs the
@@ -26,8 +27,6 @@
 //   SleeveBench lint-db N PATH                  writes one session of N outcomes from user
 //                                               interactions on a checkout screen into PATH
 //                                               (for `sleeve lint` against `sleeve errors`)
-//   SleeveBench merge N                         merge throughput for N outcomes vs a plain
-//                                               INSERT … SELECT through ATTACH (markdown)
 //   SleeveBench long-session N PATH             records N invocations into PATH and exits
 //                                               (for /usr/bin/time -v)
 //   SleeveBench rollout-timing                  best ns per fire of one handler with no
@@ -49,7 +48,7 @@ do {
   case nil:
     try DispatchBench.runTimings()
   case "recorder":
-    try await RecorderTables.print()
+    try await RecorderTables.printValues()
   case "recorder-probe" where arguments.count == 2:
     guard let fires = Int(arguments[1]) else { throw BenchFailure("bad count") }
     _ = try RecorderBench.invocationNanoseconds(
@@ -100,9 +99,6 @@ do {
       throw BenchFailure("bad lint-db arguments")
     }
     try LintFixture.write(outcomes: outcomes, path: arguments[2])
-  case "merge" where arguments.count == 2:
-    guard let outcomes = Int(arguments[1]) else { throw BenchFailure("bad count") }
-    try MergeBench.printTable(outcomes: outcomes)
   case "long-session" where arguments.count == 3:
     guard let invocations = Int(arguments[1]) else { throw BenchFailure("bad count") }
     try await RecorderBench.longSession(invocations: invocations, path: arguments[2])
