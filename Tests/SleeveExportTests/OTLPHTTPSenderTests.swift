@@ -259,6 +259,16 @@ struct OTLPHTTPSenderTests {
     #expect(try server.requests().first?.path == "/" + signal.path)
   }
 
+  @Test("a deadline too large for milliseconds (Duration's largest) sends without a trap")
+  func hugeDeadlineDoesNotTrap() async throws {
+    let server = try await LoopbackOTLPServer.start(["200"])
+    var configuration = try sender(to: server.baseURL).configuration
+    configuration.targets[.traces]?.timeout = .seconds(Int64.max)
+    let sender = OTLPHTTPSender(configuration: configuration)
+    let accepted = try await sender.send(Self.body, signal: .traces).get()
+    #expect(accepted == OTLPAccepted(rejected: 0, message: nil, attempts: 1))
+  }
+
   @Test("a full success reports nothing rejected")
   func fullSuccess() async throws {
     let server = try await LoopbackOTLPServer.start(["200"])

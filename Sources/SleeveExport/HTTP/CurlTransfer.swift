@@ -43,7 +43,8 @@ enum CurlTransfer {
     defer { errors.deallocate() }
     let reception = Reception(cancelled: cancelled)
     let context = Unmanaged.passUnretained(reception).toOpaque()
-    let milliseconds = max(1, min(Int64(deadline.secondsValue * 1000), Int64(Int32.max)))
+    // Clamped as a Double first: a huge Duration's milliseconds would not fit an integer.
+    let milliseconds = Int(min(max(deadline.secondsValue * 1000, 1), Double(Int32.max)))
 
     let code: CURLcode = withExtendedLifetime(reception) {
       post.url.withCString { url in
@@ -52,7 +53,7 @@ enum CurlTransfer {
             sleeve_curl_set_pointer(handle, CURLOPT_URL, url),
             sleeve_curl_set_long(handle, CURLOPT_NOSIGNAL, 1),
             sleeve_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0),
-            sleeve_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(milliseconds)),
+            sleeve_curl_set_long(handle, CURLOPT_TIMEOUT_MS, milliseconds),
             sleeve_curl_set_long(handle, CURLOPT_POST, 1),
             sleeve_curl_set_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)),
             // An empty body still needs a valid pointer, or curl reads the request from stdin.
