@@ -31,16 +31,19 @@ enum CurlTransfer {
     guard initialized, let handle = curl_easy_init() else {
       return .failed("libcurl could not start a transfer")
     }
-    defer { curl_easy_cleanup(handle) }
     var lines: UnsafeMutablePointer<curl_slist>? = nil
-    defer { curl_slist_free_all(lines) }
+    let errors = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    errors.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    // The handle goes first: it refers to the header list and the error buffer until then.
+    defer {
+      curl_easy_cleanup(handle)
+      curl_slist_free_all(lines)
+      errors.deallocate()
+    }
     for line in post.headers.map({ "\($0.name): \($0.value)" }) + ["Expect:"] {
       guard let longer = curl_slist_append(lines, line) else { return .failed("out of memory") }
       lines = longer
     }
-    let errors = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    errors.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-    defer { errors.deallocate() }
     let reception = Reception(cancelled: cancelled)
     let context = Unmanaged.passUnretained(reception).toOpaque()
     // Clamped as a Double first: a huge Duration's milliseconds would not fit an integer.
