@@ -11,7 +11,7 @@ enum HTTPAttemptOutcome: Sendable, Equatable {
 }
 
 /// One `POST`: where it goes, its header lines and its body.
-struct HTTPPost: Sendable, Equatable {
+struct HTTPPost: Sendable {
   /// An `http` or `https` URL.
   var url: String
   /// `(name, value)` pairs, sent in order. Names are HTTP tokens and values hold no control
@@ -19,10 +19,6 @@ struct HTTPPost: Sendable, Equatable {
   var headers: [(name: String, value: String)]
   /// The body, sent as is.
   var body: [UInt8]
-
-  static func == (a: HTTPPost, b: HTTPPost) -> Bool {
-    a.url == b.url && a.body == b.body && a.headers.elementsEqual(b.headers) { $0 == $1 }
-  }
 }
 
 /// Sends single HTTP requests with libcurl, each bounded in time and in the memory its answer
