@@ -2,9 +2,9 @@
 //
 //   SleeveBench                                 dispatch hot path vs a plain loop: one
 //                                               process's best ns per fire, one line each
-//   SleeveBench recorder                        recorder firing cost vs its floor, and ingest:
-//                                               one line of numbers (RecorderTables.columns)
-//                                               vs plain prepared inserts (markdown)
+//   SleeveBench recorder                        recorder firing cost vs its floor, and ingest
+//                                               vs plain prepared inserts: one line of numbers
+//                                               (RecorderTimings)
 //   SleeveBench recorder-ir-probe floor|recorded|unrecorded H N
 //                                               fires N times into H handlers (or runs the
 //                                               floor's work as often) and exits (callgrind)
@@ -48,7 +48,7 @@ do {
   case nil:
     try DispatchBench.runTimings()
   case "recorder":
-    try await RecorderTables.printValues()
+    try await RecorderTimings.printValues()
   case "recorder-probe" where arguments.count == 2:
     guard let fires = Int(arguments[1]) else { throw BenchFailure("bad count") }
     _ = try RecorderBench.invocationNanoseconds(

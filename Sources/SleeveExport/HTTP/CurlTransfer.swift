@@ -70,8 +70,8 @@ enum CurlTransfer {
             sleeve_curl_set_pointer(handle, CURLOPT_HEADERDATA, context),
             sleeve_curl_set_long(handle, CURLOPT_NOPROGRESS, 0),
             sleeve_curl_set_progress_callback(handle, checkCancelled),
+            sleeve_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context),
           ]
-          set.append(sleeve_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context))
           // Defence in depth (OTLPEndpoint admits only http and https, and redirects are not
           // followed): libcurl before 7.85 does not know the option, which is then no error.
           let protocols = sleeve_curl_set_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https")

@@ -2,17 +2,12 @@ import SleeveCore
 
 /// Measures the recorder's time figures in this process and prints them as one line of
 /// numbers, for `scripts/bench` to take the median, minimum and maximum of over processes.
+/// In order: the floor, the recording overhead per invocation, per extra handler and per fire
+/// (ns); unrecorded fires of 1 and 8 handlers, recorded fires of 1 and 8 (ns); baseline and
+/// recorder ingest (invocations/s); baseline and recorder bytes per invocation.
 @MainActor
-enum RecorderTables {
-  /// The names of the printed values, in order.
-  static let columns = [
-    "floor_ns", "overhead_per_invocation_ns", "per_extra_handler_ns", "per_fire_fixed_ns",
-    "unrecorded_1_ns", "unrecorded_8_ns", "recorded_1_ns", "recorded_8_ns",
-    "baseline_invocations_per_s", "recorder_invocations_per_s", "baseline_bytes",
-    "recorder_bytes",
-  ]
-
-  /// Prints one line: the values of `columns`, separated by spaces.
+enum RecorderTimings {
+  /// Prints the line, values separated by spaces.
   static func printValues() async throws {
     let repeats = 5
     let fires = 100_000
