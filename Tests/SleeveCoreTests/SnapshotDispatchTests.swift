@@ -104,6 +104,80 @@ struct SnapshotDispatchTests {
   }
 }
 
+/// What a handler's closure keeps alive; its deinit is what the lifetime tests watch.
+final class Capture {}
+
+/// A weak reference to a ``Capture`` that handlers can share.
+@MainActor
+final class WeakCapture {
+  weak var value: Capture?
+}
+
+/// The unobserved fire calls each closure without retaining it: the array the fire began over
+/// must keep it alive however the handler changes the registry (``HandlerRegistry``'s pin).
+@MainActor
+@Suite("A handler outlives its own removal until the fire ends")
+struct HandlerLifetimeDuringFireTests {
+  @Test(
+    "a handler that removes itself keeps its captures until the fire ends",
+    arguments: [true, false])
+  func selfRemovalKeepsCaptures(observed: Bool) {
+    let button = Button(name: "b", observer: observed ? RecordingObserver() : nil)
+    let watch = WeakCapture()
+    var aliveAfterRemoval: [Bool] = []
+    registerSelfRemover(on: button, watch: watch) {
+      aliveAfterRemoval.append(watch.value != nil)
+    }
+    #expect(watch.value != nil)
+    button.sendActions(for: .touchUpInside)
+    #expect(aliveAfterRemoval == [true, true])
+    #expect(watch.value == nil, "released once the fire ended")
+  }
+
+  @Test("a nested fire that removes the outer handler keeps it alive until the outer fire ends")
+  func nestedRemovalKeepsOuterCaptures() {
+    let button = Button(name: "b")
+    let watch = WeakCapture()
+    var aliveAfterInnerFire: [Bool] = []
+    let outer = Slot<Registration?>(nil)
+    do {
+      let capture = Capture()
+      watch.value = capture
+      outer.value = button.on(.touchUpInside) { button in
+        withExtendedLifetime(capture) {}
+        button.sendActions(for: .valueChanged)
+        aliveAfterInnerFire.append(watch.value != nil)
+      }
+    }
+    button.on(.valueChanged) { _ in
+      outer.value?.cancel()
+      outer.value = nil
+    }
+    button.sendActions(for: .touchUpInside)
+    #expect(aliveAfterInnerFire == [true])
+    #expect(watch.value == nil, "released once the outer fire ended")
+  }
+
+  /// Registers a handler that captures a fresh `Capture` (watched weakly through `watch`),
+  /// cancels its own registration, reports, then registers enough handlers to move the
+  /// registry's storage, and reports again.
+  private func registerSelfRemover(
+    on button: Button, watch: WeakCapture, report: @escaping @MainActor () -> Void
+  ) {
+    let own = Slot<Registration?>(nil)
+    let capture = Capture()
+    watch.value = capture
+    own.value = button.on(.touchUpInside) { button in
+      withExtendedLifetime(capture) {}
+      own.value?.cancel()
+      own.value = nil
+      report()
+      for _ in 0..<64 { button.on(.valueChanged) { _ in } }
+      report()
+    }
+  }
+}
+
 @MainActor
 @Suite("Snapshot dispatch under heavy mutation")
 struct SnapshotDispatchUnderMutationTests {

@@ -41,10 +41,15 @@ extension Control {
         return
       }
       if registry.slots[index].events.intersects(events) {
-        if let handler = registry.slots[index].plainHandler {
-          do { try handler(self) } catch {}
-        } else {
-          invokeUnobserved(registry.slots[index].entry, fireUnit: &fireUnit)
+        // Neither the entry nor its closure is retained: the fire bracket keeps the array
+        // that holds them alive until this fire ends (``HandlerRegistry/unretainedEntry(at:)``).
+        registry.unretainedEntry(at: index).withGuaranteedReference { entry in
+          if entry.plainHandler != nil {
+            // Optional chaining calls the stored closure in place; `if let` would copy it.
+            do { try entry.plainHandler?(self) } catch {}
+          } else {
+            invokeUnobserved(entry, fireUnit: &fireUnit)
+          }
         }
       }
       index += 1
@@ -95,7 +100,7 @@ extension Control {
       let version = registry.version
       for index in snapshot.indices where snapshot[index].events.intersects(events) {
         // While the registry is unchanged, a plain entry is live: call it directly.
-        if registry.version == version, let handler = snapshot[index].plainHandler {
+        if registry.version == version, let handler = snapshot[index].entry.plainHandler {
           let start = clock
           do {
             try handler(self)

@@ -10,12 +10,10 @@ struct HandlerRegistry {
   struct Slot {
     let entry: HandlerEntry
     let events: ControlEvents
-    let plainHandler: (@MainActor (Control) throws -> Void)?
 
     init(_ entry: HandlerEntry) {
       self.entry = entry
       self.events = entry.events
-      self.plainHandler = entry.plainHandler
     }
   }
 
@@ -37,6 +35,19 @@ struct HandlerRegistry {
 
   func firstIndex(where predicate: (HandlerEntry) -> Bool) -> Int? {
     slots.firstIndex { predicate($0.entry) }
+  }
+
+  /// The entry of slot `index` without a retain, for a fire to call through
+  /// `_withUnsafeGuaranteedRef`: an entry read this way stays alive until the outermost fire
+  /// ends, whatever its handlers do. While ``version`` is the one a fire began with, `slots`
+  /// is the array it began over, which holds the entry; the first mutation after the fire
+  /// began moves that array into ``pinned`` before it changes anything, and ``pinned`` is
+  /// released only by the outermost ``endFire()``. Every mutation goes through
+  /// ``willMutate()`` (`slots` is `private(set)`), so no path frees the array sooner. The
+  /// caller must read it while ``version`` is still the fire's and inside the fire bracket.
+  @inline(__always)
+  func unretainedEntry(at index: Int) -> Unmanaged<HandlerEntry> {
+    Unmanaged.passUnretained(slots[index].entry)
   }
 
   func contains(_ id: RegistrationID) -> Bool { slots.contains { $0.entry.id == id } }
