@@ -44,7 +44,7 @@ extension Control {
         // Neither the entry nor its closure is retained: the fire bracket keeps the array
         // that holds them alive until this fire ends (``HandlerRegistry/unretainedEntry(at:)``).
         registry.unretainedEntry(at: index).withGuaranteedReference { entry in
-          if entry.plainHandler != nil {
+          if entry.isPlain {
             // Optional chaining calls the stored closure in place; `if let` would copy it.
             do { try entry.plainHandler?(self) } catch {}
           } else {
@@ -99,21 +99,26 @@ extension Control {
       var fireUnit: UInt64 = 0
       let version = registry.version
       for index in snapshot.indices where snapshot[index].events.intersects(events) {
-        // While the registry is unchanged, a plain entry is live: call it directly.
-        if registry.version == version, let handler = snapshot[index].entry.plainHandler {
-          let start = clock
-          do {
-            try handler(self)
-            clock = MonotonicClock.nanoseconds()
-            observer.handlerSucceeded(
-              fire: observed.fire.id, registration: snapshot[index].entry.id,
-              startedAtNanoseconds: start, durationNanoseconds: clock - start)
-          } catch {
-            clock = MonotonicClock.nanoseconds()
-            observed.report(
-              snapshot[index].entry.id, .failed, startedAt: start, duration: clock - start,
-              error: error)
-          }
+        // While the registry is unchanged, a plain entry is live: call it directly. `snapshot`
+        // holds the entry until the fire ends, so neither it nor its closure is retained.
+        if registry.version == version,
+          Unmanaged.passUnretained(snapshot[index].entry).withGuaranteedReference({ entry in
+            guard entry.isPlain else { return false }
+            let start = clock
+            do {
+              try entry.plainHandler?(self)
+              clock = MonotonicClock.nanoseconds()
+              observer.handlerSucceeded(
+                fire: observed.fire.id, registration: entry.id, startedAtNanoseconds: start,
+                durationNanoseconds: clock - start)
+            } catch {
+              clock = MonotonicClock.nanoseconds()
+              observed.report(
+                entry.id, .failed, startedAt: start, duration: clock - start, error: error)
+            }
+            return true
+          })
+        {
           continue
         }
         let entry = snapshot[index].entry

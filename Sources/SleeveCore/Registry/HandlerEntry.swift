@@ -52,8 +52,10 @@ final class HandlerEntry {
     self.anchorType = anchorType
     if anchorType == nil, flagKey == nil, case .sync(let handler) = primary {
       self.plainHandler = handler
+      self.isPlain = true
     } else {
       self.plainHandler = nil
+      self.isPlain = false
     }
   }
 
@@ -61,6 +63,9 @@ final class HandlerEntry {
   /// paths call without inspecting the rest of the entry. Immutable, so a caller holding the
   /// entry calls it without retaining it.
   let plainHandler: (@MainActor (Control) throws -> Void)?
+  /// Whether ``plainHandler`` is set. The fast paths test this flag: comparing the optional
+  /// closure with `nil` reabstracts it, which allocates in a debug build.
+  let isPlain: Bool
 
   /// A successor with the same registration and code and another event mask. It keeps the
   /// anchor's type even when the anchor is already gone, so the successor is still pruned as

@@ -27,6 +27,7 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
     return storage[index]
   }
 
+  @inline(__always)
   func append(_ record: Record) {
     if count == capacity { grow(toAtLeast: count + 1) }
     (storage + count).initialize(to: record)
@@ -55,6 +56,7 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
     for index in start..<end { try body(storage[index]) }
   }
 
+  @inline(never)
   private func grow(toAtLeast needed: Int) {
     var newCapacity = capacity
     while newCapacity < needed { newCapacity *= 2 }

@@ -41,6 +41,7 @@ final class FireStage {
   }
 
   /// Stages an outcome's record, keeping its error (if any) beside it.
+  @inline(__always)
   func stage(_ record: OutcomeRecord, error: (any Error)?) {
     var record = record
     if let error {

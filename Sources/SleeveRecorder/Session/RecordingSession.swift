@@ -268,6 +268,7 @@ public final class RecordingSession: DispatchObserver {
 
   /// An outcome's record: staged while fires are open; otherwise (an async outcome arriving
   /// after its fire) appended at once, and in strict mode committed before this returns.
+  @inline(__always)
   @MainActor private func record(_ record: OutcomeRecord, error: (any Error)?) {
     guard stage.openFires == 0 else {
       stage.stage(record, error: error)
