@@ -38,12 +38,13 @@ struct HandlerRegistry {
   }
 
   /// The entry of slot `index` without a retain, for a fire to call through
-  /// `_withUnsafeGuaranteedRef`: an entry read this way stays alive until the outermost fire
-  /// ends, whatever its handlers do. While ``version`` is the one a fire began with, `slots`
+  /// `Unmanaged.withGuaranteedReference`: an entry read this way stays alive until the
+  /// outermost fire ends, whatever its handlers do. While ``version`` is the one a fire began with, `slots`
   /// is the array it began over, which holds the entry; the first mutation after the fire
   /// began moves that array into ``pinned`` before it changes anything, and ``pinned`` is
   /// released only by the outermost ``endFire()``. Every mutation goes through
-  /// ``willMutate()`` (`slots` is `private(set)`), so no path frees the array sooner. The
+  /// ``willMutate()`` (`slots` is `private(set)`, and nothing assigns a control's registry as
+  /// a whole), so no path frees the array sooner. The
   /// caller must read it while ``version`` is still the fire's and inside the fire bracket.
   @inline(__always)
   func unretainedEntry(at index: Int) -> Unmanaged<HandlerEntry> {
