@@ -1,3 +1,4 @@
+import SleeveTestSupport
 import Testing
 
 @testable import SleeveRecorder
@@ -22,6 +23,63 @@ struct BufferPartsTests {
     #expect(buffer.isEmpty)
     buffer.append(7)
     #expect(buffer[0] == 7)
+  }
+
+  @Test(
+    "a chunked record buffer reads back every value at every index and range, across chunk boundaries and reuse",
+    arguments: [1, 2, 3, 16, 100])
+  func chunkedRecordBufferReadsBackEverything(firstCapacity: Int) {
+    let seed = UInt64(firstCapacity) &* 0x9E37 &+ 19
+    var generator = SeededGenerator(seed: seed)
+    let buffer = RecordBuffer<Int64>(capacity: firstCapacity)
+    var model: [Int64] = []
+    var next: Int64 = 0
+    for round in 0..<400 {
+      switch generator.next() % 10 {
+      case 0 where round % 7 == 0:
+        buffer.removeAll()
+        model.removeAll()
+      case 0...5:
+        buffer.append(next)
+        model.append(next)
+        next += 1
+      default:
+        // Bulk copies of every size: within a chunk, across one, across several.
+        let more = RecordBuffer<Int64>(capacity: Int(generator.next() % 5) + 1)
+        for _ in 0..<Int(generator.next() % 40) {
+          more.append(next)
+          model.append(next)
+          next += 1
+        }
+        buffer.append(contentsOf: more)
+      }
+      #expect(buffer.count == model.count, "seed \(seed), round \(round)")
+      guard !model.isEmpty else { continue }
+      let start = Int(generator.next() % UInt64(model.count))
+      let end = start + Int(generator.next() % UInt64(model.count - start + 1))
+      var seen: [Int64] = []
+      buffer.forEach(from: start, to: end) { seen.append($0) }
+      #expect(seen == Array(model[start..<end]), "seed \(seed), round \(round), \(start)..<\(end)")
+      let index = Int(generator.next() % UInt64(model.count))
+      #expect(buffer[index] == model[index], "seed \(seed), round \(round), index \(index)")
+    }
+    var all: [Int64] = []
+    buffer.forEach(from: 0, to: buffer.count) { all.append($0) }
+    #expect(all == model, "seed \(seed)")
+  }
+
+  @Test("a record buffer grows by adding chunks of doubling size and keeps them when cleared")
+  func recordBufferGrowsByChunks() {
+    let buffer = RecordBuffer<Int64>(capacity: 4)
+    #expect(buffer.capacity == 4)
+    for value in 0..<5 { buffer.append(Int64(value)) }
+    #expect(buffer.capacity == 4 + 8)
+    for value in 5..<13 { buffer.append(Int64(value)) }
+    #expect(buffer.capacity == 4 + 8 + 16)
+    buffer.removeAll()
+    for value in 0..<28 { buffer.append(Int64(value)) }
+    #expect(buffer.capacity == 4 + 8 + 16)
+    #expect(buffer[27] == 27 && buffer[4] == 4 && buffer[3] == 3)
   }
 
   @Test("a lane tags runs of records with their session, in arrival order")

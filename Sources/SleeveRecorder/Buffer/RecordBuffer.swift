@@ -1,69 +1,160 @@
-/// A growable buffer of plain-value records: appending copies bytes, clearing resets a count.
+/// A growable buffer of plain-value records: appending copies bytes, clearing resets a count,
+/// and growing never moves a record.
 ///
 /// Swift's `Array` pays for generality on every append and `removeAll` (uniqueness checks,
 /// generic range replacement); fires and outcomes are plain integers, so a raw buffer moves
-/// them for a fraction of that. Never shrinks.
+/// them for a fraction of that.
+///
+/// The storage is a list of chunks, each twice the size of the one before (the first holds
+/// `capacity` records, rounded up to a power of two), so record `i` lives at a place computed
+/// from `i` alone. Growing adds a chunk: it never copies what is stored, so an append under
+/// the event buffer's lock costs the same whether the lane holds ten records or ten million
+/// (a doubling array would copy the whole lane, on the firing thread, with the lock held).
+/// Never shrinks: cleared chunks are reused.
 ///
 /// `@unchecked Sendable` is sound because a buffer is only ever reachable from one thread at
 /// a time: it lives either in the event buffer's `Locked`-guarded state (touched only under
 /// the lock) or in the batch the writer thread took out of it by swapping, or in a session's
-/// main-actor stage.
+/// main-actor stage. For the same reason (one thread, and no access outlives a statement) the
+/// dynamic exclusivity checks are off.
 final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
-  private var storage: UnsafeMutablePointer<Record>
-  private(set) var capacity: Int
-  private(set) var count = 0
+  /// At most this many chunks: with a first chunk of one record, the last would hold 2^47.
+  private static var maximumChunks: Int { 48 }
+  /// The chunks allocated so far (`chunkCount` of them); chunk `k` holds
+  /// `1 << (firstChunkShift + k)` records. A plain table: no reference counting, no checks.
+  private let chunks: UnsafeMutablePointer<UnsafeMutablePointer<Record>>
+  @exclusivity(unchecked) private var chunkCount = 1
+  /// log2 of the first chunk's size.
+  private let firstChunkShift: Int
+  /// Where the next record goes, and how many more fit in its chunk.
+  @exclusivity(unchecked) private var cursor: UnsafeMutablePointer<Record>
+  @exclusivity(unchecked) private var remainingInChunk: Int
+  /// The chunk `cursor` points into.
+  @exclusivity(unchecked) private var chunkIndex = 0
+  /// How many records the allocated chunks hold in all.
+  @exclusivity(unchecked) private(set) var capacity: Int
+  @exclusivity(unchecked) private(set) var count = 0
 
   init(capacity: Int = 16) {
-    self.capacity = max(capacity, 1)
-    storage = .allocate(capacity: self.capacity)
+    var shift = 0
+    while 1 << shift < capacity, shift < 20 { shift += 1 }
+    firstChunkShift = shift
+    let first = UnsafeMutablePointer<Record>.allocate(capacity: 1 << shift)
+    chunks = .allocate(capacity: Self.maximumChunks)
+    chunks.initialize(to: first)
+    cursor = first
+    remainingInChunk = 1 << shift
+    self.capacity = 1 << shift
   }
 
-  deinit { storage.deallocate() }
+  deinit {
+    for index in 0..<chunkCount { chunks[index].deallocate() }
+    chunks.deallocate()
+  }
 
   var isEmpty: Bool { count == 0 }
 
   subscript(index: Int) -> Record {
     precondition(index >= 0 && index < count, "record index out of range")
-    return storage[index]
+    let (chunk, offset) = place(of: index)
+    return chunks[chunk][offset]
   }
 
   @inline(__always)
   func append(_ record: Record) {
-    if count == capacity { grow(toAtLeast: count + 1) }
-    (storage + count).initialize(to: record)
-    count += 1
+    if remainingInChunk == 0 { advanceChunk() }
+    cursor.initialize(to: record)
+    cursor += 1
+    remainingInChunk &-= 1
+    count &+= 1
   }
 
   func append(contentsOf other: RecordBuffer<Record>) {
-    guard !other.isEmpty else { return }
-    if count + other.count > capacity { grow(toAtLeast: count + other.count) }
-    if other.count <= 8 {
-      for index in 0..<other.count {
-        (storage + count + index).initialize(to: other.storage[index])
-      }
-    } else {
-      (storage + count).initialize(from: other.storage, count: other.count)
+    let total = other.count
+    if total <= remainingInChunk, total <= 8, total <= 1 << other.firstChunkShift {
+      // The common hand-off: a fire's few records, all in the stage's first chunk, all
+      // fitting in this buffer's current one.
+      let source = other.chunks[0]
+      for index in 0..<total { (cursor + index).initialize(to: source[index]) }
+      cursor += total
+      remainingInChunk &-= total
+      count &+= total
+      return
     }
-    count += other.count
+    other.forEachSegment(from: 0, to: other.count) { segment in
+      var source = segment.baseAddress!
+      var left = segment.count
+      while left > 0 {
+        if remainingInChunk == 0 { advanceChunk() }
+        let step = min(left, remainingInChunk)
+        if step <= 8 {
+          for index in 0..<step { (cursor + index).initialize(to: source[index]) }
+        } else {
+          cursor.initialize(from: source, count: step)
+        }
+        cursor += step
+        source += step
+        remainingInChunk &-= step
+        count &+= step
+        left -= step
+      }
+    }
   }
 
-  /// Forgets every record (plain values need no destruction); keeps the storage.
-  func removeAll() { count = 0 }
+  /// Forgets every record (plain values need no destruction); keeps every chunk.
+  func removeAll() {
+    count = 0
+    chunkIndex = 0
+    cursor = chunks[0]
+    remainingInChunk = 1 << firstChunkShift
+  }
 
   /// The records from `start` (inclusive) to `end` (exclusive), in order.
   func forEach(from start: Int, to end: Int, _ body: (Record) throws -> Void) rethrows {
-    precondition(start >= 0 && start <= end && end <= count, "record range out of bounds")
-    for index in start..<end { try body(storage[index]) }
+    try forEachSegment(from: start, to: end) { segment in
+      for record in segment { try body(record) }
+    }
   }
 
+  /// The records from `start` to `end` as the contiguous pieces they are stored in, in order.
+  private func forEachSegment(
+    from start: Int, to end: Int, _ body: (UnsafeBufferPointer<Record>) throws -> Void
+  ) rethrows {
+    precondition(start >= 0 && start <= end && end <= count, "record range out of bounds")
+    guard start < end else { return }
+    var (chunk, offset) = place(of: start)
+    var left = end - start
+    while left > 0 {
+      let size = (1 << firstChunkShift) << chunk
+      let step = min(left, size - offset)
+      try body(UnsafeBufferPointer(start: chunks[chunk] + offset, count: step))
+      left -= step
+      chunk += 1
+      offset = 0
+    }
+  }
+
+  /// The chunk holding record `index` and its offset there: chunk `k` starts at record
+  /// `first * (2^k - 1)`, so `k` is the position of the highest bit of `index / first + 1`.
+  private func place(of index: Int) -> (chunk: Int, offset: Int) {
+    let scaled = (index >> firstChunkShift) + 1
+    let chunk = Int.bitWidth - 1 - scaled.leadingZeroBitCount
+    let start = ((1 << chunk) - 1) << firstChunkShift
+    return (chunk, index - start)
+  }
+
+  /// Moves the cursor to the next chunk, allocating it the first time it is needed.
   @inline(never)
-  private func grow(toAtLeast needed: Int) {
-    var newCapacity = capacity
-    while newCapacity < needed { newCapacity *= 2 }
-    let larger = UnsafeMutablePointer<Record>.allocate(capacity: newCapacity)
-    larger.initialize(from: storage, count: count)
-    storage.deallocate()
-    storage = larger
-    capacity = newCapacity
+  private func advanceChunk() {
+    chunkIndex += 1
+    let size = (1 << firstChunkShift) << chunkIndex
+    if chunkIndex == chunkCount {
+      precondition(chunkCount < Self.maximumChunks, "record buffer exhausted")
+      (chunks + chunkCount).initialize(to: .allocate(capacity: size))
+      chunkCount += 1
+      capacity += size
+    }
+    cursor = chunks[chunkIndex]
+    remainingInChunk = size
   }
 }
