@@ -31,9 +31,10 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
   @exclusivity(unchecked) private var remainingInChunk: Int
   /// The chunk `cursor` points into.
   @exclusivity(unchecked) private var chunkIndex = 0
-  /// How many records the allocated chunks hold in all.
-  @exclusivity(unchecked) private(set) var capacity: Int
   @exclusivity(unchecked) private(set) var count = 0
+
+  /// How many records the allocated chunks hold in all: `first * (2^chunkCount - 1)`.
+  var capacity: Int { ((1 << chunkCount) - 1) << firstChunkShift }
 
   init(capacity: Int = 16) {
     var shift = 0
@@ -44,7 +45,6 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
     chunks.initialize(to: first)
     cursor = first
     remainingInChunk = 1 << shift
-    self.capacity = 1 << shift
   }
 
   deinit {
@@ -71,14 +71,10 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
 
   func append(contentsOf other: RecordBuffer<Record>) {
     let total = other.count
-    if total <= remainingInChunk, total <= 8, total <= 1 << other.firstChunkShift {
+    if total <= remainingInChunk, total <= 1 << other.firstChunkShift {
       // The common hand-off: a fire's few records, all in the stage's first chunk, all
       // fitting in this buffer's current one.
-      let source = other.chunks[0]
-      for index in 0..<total { (cursor + index).initialize(to: source[index]) }
-      cursor += total
-      remainingInChunk &-= total
-      count &+= total
+      copyIntoCurrentChunk(from: other.chunks[0], count: total)
       return
     }
     other.forEachSegment(from: 0, to: other.count) { segment in
@@ -87,18 +83,25 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
       while left > 0 {
         if remainingInChunk == 0 { advanceChunk() }
         let step = min(left, remainingInChunk)
-        if step <= 8 {
-          for index in 0..<step { (cursor + index).initialize(to: source[index]) }
-        } else {
-          cursor.initialize(from: source, count: step)
-        }
-        cursor += step
+        copyIntoCurrentChunk(from: source, count: step)
         source += step
-        remainingInChunk &-= step
-        count &+= step
         left -= step
       }
     }
+  }
+
+  /// Copies `count` records (at most what the current chunk has left) to the cursor; a few
+  /// records go in a plain loop, more in one bulk copy.
+  @inline(__always)
+  private func copyIntoCurrentChunk(from source: UnsafePointer<Record>, count step: Int) {
+    if step <= 8 {
+      for index in 0..<step { (cursor + index).initialize(to: source[index]) }
+    } else {
+      cursor.initialize(from: source, count: step)
+    }
+    cursor += step
+    remainingInChunk &-= step
+    count &+= step
   }
 
   /// Forgets every record (plain values need no destruction); keeps every chunk.
@@ -152,7 +155,6 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
       precondition(chunkCount < Self.maximumChunks, "record buffer exhausted")
       (chunks + chunkCount).initialize(to: .allocate(capacity: size))
       chunkCount += 1
-      capacity += size
     }
     cursor = chunks[chunkIndex]
     remainingInChunk = size
