@@ -23,7 +23,7 @@ final class SlowPathForwarder: DispatchObserver {
 @MainActor
 @Suite("Recording a plain success")
 struct SuccessFastPathTests {
-  @Test("a plain handler's success writes the row its HandlerOutcome would write")
+  @Test("a plain handler's success writes the row its HandlerOutcome would write, in its place")
   func fastPathWritesTheSameRow() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("fast.sqlite")
@@ -33,8 +33,12 @@ struct SuccessFastPathTests {
       let session = try recorder.startSession(name: slow ? "slow" : "fast")
       let observer: any DispatchObserver = slow ? SlowPathForwarder(session) : session
       let button = Button(name: "pay", observer: observer)
+      let inner = Button(name: "total", observer: observer)
+      inner.on(.valueChanged, id: "nested") { _ in }
       button.on(.touchUpInside, id: "plain") { _ in }
+      button.on(.touchUpInside, id: "nests") { _ in inner.sendActions(for: .valueChanged) }
       button.on(.touchUpInside, id: "fails") { _ in throw CancellationError() }
+      button.on(.touchUpInside, id: "after") { _ in }
       button.tap()
       button.sendActions(for: .touchUpInside)
       try await session.end()
@@ -52,7 +56,12 @@ struct SuccessFastPathTests {
         """)
     }
     let fast = try rows(sessions[0])
-    #expect(fast.count == 4)
+    // Each fire: rows in the order the handlers ended (the nested fire's handler ends
+    // inside `nests`).
+    #expect(fast.count == 10)
+    #expect(
+      fast.map { $0.prefix(while: { $0 != "|" }) }.prefix(5)
+        == ["plain", "nested", "nests", "fails", "after"])
     #expect(fast.first == "plain|0|NULL|NULL|NULL|0|1|1|1")
     #expect(fast == (try rows(sessions[1])))
   }

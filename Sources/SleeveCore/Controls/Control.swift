@@ -62,9 +62,13 @@ open class Control {
   @exclusivity(unchecked) var activeObserver: (any DispatchObserver)? {
     didSet {
       isObserved = activeObserver != nil
+      successLog = activeObserver?.successLog
       observerChanges &+= 1
     }
   }
+  /// The observer's ``SuccessLog``, read when the observer was set (unchecked for the same
+  /// reason as the observer).
+  @exclusivity(unchecked) var successLog: SuccessLog?
   /// How many times the observer was set since init: an open interaction keeps only the
   /// fires its own observer saw (``InteractionScope``).
   var observerChanges: UInt64 = 0
@@ -100,6 +104,7 @@ open class Control {
     let observer = observer ?? ControlDefaults.observer ?? Control.defaultObserver
     self.activeObserver = observer is NoOpDispatchObserver ? nil : observer
     self.isObserved = activeObserver != nil
+    self.successLog = activeObserver?.successLog
     self.flags = flags ?? ControlDefaults.flags ?? Control.defaultFlags
   }
 

@@ -82,6 +82,10 @@ extension Control {
     _ events: ControlEvents, origin: FireOrigin, observer: any DispatchObserver
   ) {
     let observed = beginObservedFire(events, origin: origin, observer: observer)
+    // The log of the observer this fire reports to, even if a handler sets another. Held
+    // strongly here for the whole fire, so each append goes through an unretained reference.
+    let successLog = successLog
+    let unretainedLog = successLog.map(Unmanaged.passUnretained)
     var clock = observed.fire.atNanoseconds
     let snapshot = registry.slots
     if FireNesting.depth >= FireNesting.limit {
@@ -108,9 +112,17 @@ extension Control {
             do {
               try entry.plainHandler?(self)
               clock = MonotonicClock.nanoseconds()
-              observer.handlerSucceeded(
-                fire: observed.fire.id, registration: entry.id, startedAtNanoseconds: start,
-                durationNanoseconds: clock - start)
+              if let unretainedLog {
+                unretainedLog.withGuaranteedReference { log in
+                  log.append(
+                    fire: observed.fire.id, registration: entry.id, startedAt: start,
+                    duration: clock - start)
+                }
+              } else {
+                observer.handlerSucceeded(
+                  fire: observed.fire.id, registration: entry.id, startedAtNanoseconds: start,
+                  durationNanoseconds: clock - start)
+              }
             } catch {
               clock = MonotonicClock.nanoseconds()
               observed.report(
@@ -130,6 +142,7 @@ extension Control {
       }
     }
     observer.fireEnded(observed.fire, atNanoseconds: clock)
+    successLog?.removeAll()
   }
 
   /// A disabled control's interaction: nothing runs; an observer sees the fire and each

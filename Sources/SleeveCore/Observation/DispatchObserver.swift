@@ -32,6 +32,11 @@ public protocol DispatchObserver: Sendable {
   @MainActor func handlerSucceeded(
     fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
     durationNanoseconds: Int64)
+  /// Where dispatch writes plain handlers' successes instead of calling
+  /// ``handlerSucceeded(fire:registration:startedAtNanoseconds:durationNanoseconds:)``, or
+  /// `nil` (the default) for the calls. Read once when the observer is set on a control;
+  /// ``SuccessLog`` says what an observer that returns one must do to keep outcomes in order.
+  @MainActor var successLog: SuccessLog? { get }
   /// A fire ended: every synchronous handler of it has reported.
   @MainActor func fireEnded(_ fire: FireInfo, atNanoseconds: Int64)
   /// A flag changed state in a provider this observer watches.
@@ -65,6 +70,8 @@ extension DispatchObserver {
         startedAtNanoseconds: startedAtNanoseconds, durationNanoseconds: durationNanoseconds,
         error: nil))
   }
+  /// None: plain handlers' successes are calls.
+  @MainActor public var successLog: SuccessLog? { nil }
   /// Does nothing.
   @MainActor public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {}
   /// Does nothing.

@@ -10,6 +10,9 @@ import SleeveCore
 final class FireStage {
   let fires = RecordBuffer<FireRecord>()
   let outcomes = RecordBuffer<OutcomeRecord>()
+  /// Where dispatch appends plain handlers' successes (the session's
+  /// ``DispatchObserver/successLog``); ``takeSuccesses(finishedBy:)`` moves them to ``outcomes``.
+  let successes = SuccessLog()
   /// Errors thrown by staged outcomes; `OutcomeRecord.errorIndex` is 1 + an index here.
   @exclusivity(unchecked) var errors: [any Error] = []
   /// Fires begun and not yet ended (nested fires count each).
@@ -26,6 +29,7 @@ final class FireStage {
 
   nonisolated init() {}
 
+  /// Whether nothing is staged (call ``takeSuccesses(finishedBy:)`` first: the log is not counted).
   var isEmpty: Bool { fires.isEmpty && outcomes.isEmpty }
 
   /// Whether `control` was seen before; remembers it when not. Sessions observe few controls,
@@ -38,6 +42,23 @@ final class FireStage {
     }
     seenControls.insert(control, at: 0)
     return false
+  }
+
+  /// Moves the successes dispatch logged since the last call to ``outcomes``, so the
+  /// outcome staged next lands after them; those that finished after `cutoff` (the session's
+  /// end) are left out. Every call that stages an outcome or hands the stage over starts here
+  /// (a fire's record is in its own lane, so `fireBegan` need not).
+  @inline(__always)
+  func takeSuccesses(finishedBy cutoff: Int64) {
+    guard !successes.isEmpty else { return }
+    successes.drain { success in
+      guard cutoff == .max || success.startedAtNanoseconds &+ success.durationNanoseconds <= cutoff
+      else { return }
+      outcomes.append(
+        OutcomeRecord(
+          succeeded: success.fire, registration: success.registration,
+          startedAt: success.startedAtNanoseconds, duration: success.durationNanoseconds))
+    }
   }
 
   /// Stages an outcome's record, keeping its error (if any) beside it.

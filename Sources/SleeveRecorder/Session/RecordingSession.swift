@@ -42,7 +42,10 @@ public final class RecordingSession: DispatchObserver {
 
   private let key: SessionKey
   private let buffer: EventBuffer
-  private let hasEnded = Atomic(false)
+  /// When `end()` was first called (``MonotonicClock`` nanoseconds), or `Int64.max` while
+  /// the session records: what finished after it is not recorded.
+  private let endedAt = Atomic(Int64.max)
+  private var hasEnded: Bool { endedAt.load(ordering: .relaxed) != .max }
   /// Whether the session's end was committed.
   private let endWritten = Atomic(false)
   private let stage = FireStage()
@@ -181,7 +184,11 @@ public final class RecordingSession: DispatchObserver {
   }
 
   private func end(result: TestIdentity.Result?) async throws {
-    guard !hasEnded.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    guard
+      endedAt.compareExchange(
+        expected: .max, desired: MonotonicClock.nanoseconds(), ordering: .acquiringAndReleasing
+      ).exchanged
+    else { return }
     // What a fire still open (end() called from a handler) recorded before this call is
     // handed over ahead of the end, so nothing staged reaches the writer after the session
     // ended (where it would be dropped uncounted); what the fire does after it is not recorded.
@@ -233,7 +240,7 @@ public final class RecordingSession: DispatchObserver {
   /// Stages a fire; it reaches the buffer with its outcomes when it ends (dropped with them
   /// when the buffer is full under `drop`).
   public func fireBegan(_ fire: FireInfo) {
-    guard !hasEnded.load(ordering: .relaxed) else { return }
+    guard !hasEnded else { return }
     if !stage.hasSeen(fire.control.id) {
       append(.controlSeen(fire.control))
     }
@@ -248,7 +255,7 @@ public final class RecordingSession: DispatchObserver {
   /// Stages an outcome while fires are open; an async outcome that arrives later goes to the
   /// buffer at once (in strict mode, committed before this returns).
   public func handlerFinished(_ outcome: HandlerOutcome) {
-    guard !hasEnded.load(ordering: .relaxed) else { return }
+    guard !hasEnded else { return }
     record(OutcomeRecord(outcome), error: outcome.error)
   }
 
@@ -258,7 +265,7 @@ public final class RecordingSession: DispatchObserver {
     fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
     durationNanoseconds: Int64
   ) {
-    guard !hasEnded.load(ordering: .relaxed) else { return }
+    guard !hasEnded else { return }
     record(
       OutcomeRecord(
         succeeded: fire, registration: registration, startedAt: startedAtNanoseconds,
@@ -270,6 +277,7 @@ public final class RecordingSession: DispatchObserver {
   /// after its fire) appended at once, and in strict mode committed before this returns.
   @inline(__always)
   @MainActor private func record(_ record: OutcomeRecord, error: (any Error)?) {
+    stage.takeSuccesses(finishedBy: .max)
     guard stage.openFires == 0 else {
       stage.stage(record, error: error)
       return
@@ -283,15 +291,22 @@ public final class RecordingSession: DispatchObserver {
 
   /// Hands what is staged to the buffer now, even with fires still open (before the end).
   @MainActor private func handOverStagedRecords() {
+    stage.takeSuccesses(finishedBy: endedAt.load(ordering: .relaxed))
     guard !stage.isEmpty else { return }
     buffer.appendStaged(
       fires: stage.fires, outcomes: stage.outcomes, errors: stage.errors, session: key)
     stage.removeAll()
   }
 
+  /// Where dispatch logs this session's plain successes: taken into the stage at the start
+  /// of every observer call, so they keep their place among the other outcomes.
+  @MainActor public var successLog: SuccessLog? { stage.successes }
+
   /// Hands the staged records to the buffer; in strict mode, waits until they are committed
   /// (or given up and counted as failed), at most `RecorderOptions.waitTimeout`.
   public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
+    // Successes that finished after end() was called are not recorded, as for every event.
+    stage.takeSuccesses(finishedBy: endedAt.load(ordering: .relaxed))
     stage.openFires = max(stage.openFires - 1, 0)
     if stage.openFireIDs.last == fire.id.rawValue {
       stage.openFireIDs.removeLast()
@@ -313,7 +328,7 @@ public final class RecordingSession: DispatchObserver {
   }
 
   private func append(_ event: RecordEvent) {
-    guard !hasEnded.load(ordering: .relaxed) else { return }
+    guard !hasEnded else { return }
     buffer.appendStructural(PendingEvent(session: key, event: event))
   }
 }

@@ -1,0 +1,92 @@
+/// Plain handlers' successes, written by dispatch in place of
+/// ``DispatchObserver/handlerSucceeded(fire:registration:startedAtNanoseconds:durationNanoseconds:)``
+/// calls, for an observer that records them in bulk (``DispatchObserver/successLog``).
+///
+/// The contract, which keeps every outcome in the order it happened:
+/// - A control reads its observer's log once, when the observer is set. While it is set,
+///   each plain handler's success is appended here and `handlerSucceeded` is not called.
+/// - Every other requirement is called after the successes that happened before it were
+///   appended: an observer that takes the entries (``drain(_:)``) at the start of each
+///   requirement sees the outcomes in order, as if each had been a call.
+/// - Dispatch empties the log after each `fireEnded` call returns, so it never holds more
+///   than the successes of the fires still open (entries not taken by then are gone).
+///
+/// An append costs a few stores (no call, no existential, no reference counting), which is
+/// what makes a recorded fire of many handlers cheap. Not `Sendable`: a log stays in the
+/// isolation that made it (the main actor, where controls and observers run).
+public final class SuccessLog {
+  /// One plain handler's success: status `ok`, synchronous, no flag, no error.
+  public struct Entry: Sendable, Equatable {
+    /// The fire it ran in.
+    public let fire: FireID
+    /// The handler that ran.
+    public let registration: RegistrationID
+    /// When it started (``MonotonicClock`` nanoseconds).
+    public let startedAtNanoseconds: Int64
+    /// How long it ran, in nanoseconds.
+    public let durationNanoseconds: Int64
+  }
+
+  // One isolation touches a log (it is not `Sendable`) and no access outlives a statement,
+  // so the dynamic exclusivity checks (about 60 instructions an append) are off.
+  @usableFromInline @exclusivity(unchecked) var storage: UnsafeMutablePointer<Entry>
+  @usableFromInline @exclusivity(unchecked) var storedCount = 0
+  @exclusivity(unchecked) private var capacity: Int
+
+  /// Creates an empty log.
+  public init() {
+    capacity = 16
+    storage = .allocate(capacity: 16)
+  }
+
+  deinit {
+    storage.deallocate()
+  }
+
+  /// How many successes the log holds.
+  public var count: Int { storedCount }
+
+  /// Whether the log holds no success.
+  public var isEmpty: Bool { storedCount == 0 }
+
+  /// Calls `body` with each success in the order they happened, then empties the log.
+  /// `body` must not fire a control (its successes would land in the log being drained).
+  @inlinable
+  public func drain(_ body: (Entry) -> Void) {
+    let count = storedCount
+    guard count > 0 else { return }
+    storedCount = 0
+    for index in 0..<count { body(storage[index]) }
+  }
+
+  /// Appends a success (dispatch only).
+  @inline(__always)
+  func append(
+    fire: FireID, registration: RegistrationID, startedAt: Int64, duration: Int64
+  ) {
+    if storedCount == capacity { grow() }
+    (storage + storedCount).initialize(
+      to: Entry(
+        fire: fire, registration: registration, startedAtNanoseconds: startedAt,
+        durationNanoseconds: duration))
+    storedCount &+= 1
+  }
+
+  /// Forgets every entry (dispatch, after `fireEnded`).
+  @inline(__always)
+  func removeAll() {
+    storedCount = 0
+  }
+
+  /// Doubles the storage (a fire's handlers are few, so this is rare and small).
+  @inline(never)
+  private func grow() {
+    let (doubled, overflow) = capacity.multipliedReportingOverflow(by: 2)
+    precondition(!overflow, "success log exhausted")
+    let larger = UnsafeMutablePointer<Entry>.allocate(capacity: doubled)
+    larger.moveInitialize(from: storage, count: storedCount)
+    storage.deallocate()
+    storage = larger
+    capacity = doubled
+  }
+}
