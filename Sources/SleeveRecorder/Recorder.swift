@@ -52,6 +52,8 @@ public final class Recorder: Sendable {
   public func close() async throws {
     let writer = self.writer
     let limit = options.waitTimeout
+    // What sessions keep staged between fires is written before the writer stops.
+    await MainActor.run { writer.staged.handOverAll() }
     // A thread of its own for the blocking wait: never one of the cooperative pool's, and
     // never queued behind other work as a shared dispatch queue could be.
     let stopped = await withCheckedContinuation { continuation in

@@ -5,19 +5,14 @@ import Testing
 
 @Suite("Recorder parts")
 struct BufferPartsTests {
-  @Test("a record buffer appends, grows, copies in bulk and clears without losing values")
+  @Test("a record buffer appends, grows, updates in place and clears without losing values")
   func recordBufferKeepsValues() {
     let buffer = RecordBuffer<Int64>(capacity: 2)
-    for value in 0..<100 { buffer.append(Int64(value)) }
-    let small = RecordBuffer<Int64>()
-    for value in 100..<103 { small.append(Int64(value)) }
-    let large = RecordBuffer<Int64>()
-    for value in 103..<150 { large.append(Int64(value)) }
-    buffer.append(contentsOf: small)
-    buffer.append(contentsOf: large)
+    for value in 0..<150 { buffer.append(Int64(value)) }
+    buffer.updateEach { $0 += 1000 }
     var seen: [Int64] = []
-    buffer.forEach(from: 0, to: buffer.count) { seen.append($0) }
-    #expect(seen == (0..<150).map(Int64.init))
+    buffer.forEachRecord { seen.append($0) }
+    #expect(seen == (1000..<1150).map(Int64.init))
     #expect(buffer.capacity >= 150)
     buffer.removeAll()
     #expect(buffer.isEmpty)
@@ -44,14 +39,12 @@ struct BufferPartsTests {
         model.append(next)
         next += 1
       default:
-        // Bulk copies of every size: within a chunk, across one, across several.
-        let more = RecordBuffer<Int64>(capacity: Int(generator.next() % 5) + 1)
+        // Runs of every length: within a chunk, across one, across several.
         for _ in 0..<Int(generator.next() % 40) {
-          more.append(next)
+          buffer.append(next)
           model.append(next)
           next += 1
         }
-        buffer.append(contentsOf: more)
       }
       #expect(buffer.count == model.count, "seed \(seed), round \(round)")
       guard !model.isEmpty else { continue }
@@ -82,7 +75,7 @@ struct BufferPartsTests {
     #expect(buffer[27] == 27 && buffer[4] == 4 && buffer[3] == 3)
   }
 
-  @Test("a lane tags runs of records with their session, in arrival order")
+  @Test("a lane keeps runs of records with their session, in arrival order, taking buffers whole")
   func laneTagsRuns() {
     var lane = Lane<Int64>()
     let a = SessionKey(rawValue: 1)
@@ -93,19 +86,27 @@ struct BufferPartsTests {
     let more = RecordBuffer<Int64>()
     more.append(4)
     more.append(5)
-    lane.append(contentsOf: more, session: b)
-    lane.append(6, session: a)
-    var runs: [String] = []
-    lane.forEachRun { session, start, end in
-      var values: [Int64] = []
-      lane.records.forEach(from: start, to: end) { values.append($0) }
-      runs.append("\(session.rawValue):\(values.map(String.init).joined(separator: ","))")
+    lane.append(taking: more, session: b)
+    lane.append(taking: RecordBuffer<Int64>(), session: a)
+    lane.append(6, session: b)
+    lane.append(7, session: a)
+    func runs() -> [String] {
+      var runs: [String] = []
+      lane.forEachRun { session, records in
+        var values: [Int64] = []
+        records.forEachRecord { values.append($0) }
+        runs.append("\(session.rawValue):\(values.map(String.init).joined(separator: ","))")
+      }
+      return runs
     }
-    #expect(runs == ["1:1,2", "2:3,4,5", "1:6"])
+    // A taken buffer is its own run: a single record after it starts a new one.
+    #expect(runs() == ["1:1,2", "2:3", "2:4,5", "2:6", "1:7"])
+    #expect(lane.count == 7)
     lane.removeAll()
-    var empty = true
-    lane.forEachRun { _, _, _ in empty = false }
-    #expect(empty)
+    #expect(runs().isEmpty && lane.count == 0)
+    #expect(more.count == 2, "a taken buffer is not cleared: the lane lets it go")
+    lane.append(8, session: a)
+    #expect(runs() == ["1:8"], "a reused buffer holds only what was appended since")
   }
 
   @Test("fire ranges merge runs and answer membership")

@@ -32,19 +32,23 @@ struct InteractionFaultTests {
     return field
   }
 
-  @Test("with policy drop, an interaction whose fires were dropped is dropped too and counted")
-  func droppedFiresDropTheirInteraction() async throws {
+  /// Capacity 64 hands each fire over at its end; 1,024 hands over 16 records at a time, so
+  /// an interaction can end while some of its fires are still staged (they go first).
+  @Test(
+    "with policy drop, an interaction whose fires were dropped is dropped too and counted",
+    arguments: [(64, 3), (1_024, 12)])
+  func droppedFiresDropTheirInteraction(capacity: Int, typings: Int) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("drop.sqlite")
     let recorder = try Recorder(
       path: path,
       options: RecorderOptions(
-        whenFull: .drop, bufferCapacity: 64, flushCount: 64, retryTimeout: WaitBounds.unreached))
+        whenFull: .drop, bufferCapacity: capacity, flushCount: capacity,
+        retryTimeout: WaitBounds.unreached))
     let session = try recorder.startSession(name: "drop")
     let field = try await field(in: session)
     let blocker = try Connection(path: path)
     try blocker.execute("BEGIN IMMEDIATE")  // the writer waits on the lock; the buffer fills
-    let typings = 3
     for _ in 0..<typings { field.type(Self.input) }
     try blocker.execute("COMMIT")
     try await session.end()

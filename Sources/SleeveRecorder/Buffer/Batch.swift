@@ -23,59 +23,56 @@ struct Batch: Sendable {
   }
 }
 
-/// Records of several sessions in arrival order, with the session given per run of
-/// consecutive records.
+/// Records of several sessions in arrival order, as pieces of one session each.
+///
+/// A session's staged records join the lane as the buffer they were staged in
+/// (``append(taking:session:)``): a hand-off copies no record, whatever its size. Single
+/// records (an async outcome after its fire, a filtered hand-off) go to buffers the lane owns,
+/// which it keeps for reuse when cleared; buffers it took are let go with the batch, on the
+/// writer's thread.
 struct Lane<Record: BitwiseCopyable>: Sendable {
-  /// A run of consecutive records of one session.
-  struct Run: Sendable {
+  /// One session's consecutive records: all of `records`.
+  private struct Piece: Sendable {
     let session: SessionKey
-    var count: Int
+    let records: RecordBuffer<Record>
+    /// Whether the lane owns the buffer (reused after clearing) or took it from a stage.
+    let isOwned: Bool
   }
 
-  let records = RecordBuffer<Record>()
-  /// Finished runs; the current one is kept in the two fields below, so extending it touches
-  /// no array.
-  private var finishedRuns: [Run] = []
-  private var currentSession: SessionKey?
-  private var currentCount = 0
-
-  var count: Int { records.count }
+  private var pieces: [Piece] = []
+  /// Owned buffers cleared for reuse.
+  private var spares: [RecordBuffer<Record>] = []
+  private(set) var count = 0
 
   mutating func append(_ record: Record, session: SessionKey) {
-    records.append(record)
-    extendRun(session, by: 1)
+    if let last = pieces.last, last.isOwned, last.session == session {
+      last.records.append(record)
+    } else {
+      let records = spares.popLast() ?? RecordBuffer()
+      records.append(record)
+      pieces.append(Piece(session: session, records: records, isOwned: true))
+    }
+    count += 1
   }
 
-  mutating func append(contentsOf more: RecordBuffer<Record>, session: SessionKey) {
-    guard !more.isEmpty else { return }
-    records.append(contentsOf: more)
-    extendRun(session, by: more.count)
+  /// Adds `records` as the next piece, without copying: the caller gives the buffer up.
+  mutating func append(taking records: RecordBuffer<Record>, session: SessionKey) {
+    guard !records.isEmpty else { return }
+    pieces.append(Piece(session: session, records: records, isOwned: false))
+    count += records.count
   }
 
   mutating func removeAll() {
-    records.removeAll()
-    finishedRuns.removeAll(keepingCapacity: true)
-    currentSession = nil
-    currentCount = 0
+    for piece in pieces where piece.isOwned {
+      piece.records.removeAll()
+      spares.append(piece.records)
+    }
+    pieces.removeAll(keepingCapacity: true)
+    count = 0
   }
 
-  /// Calls `body` once per run with its session and the range of its records.
-  func forEachRun(_ body: (SessionKey, _ start: Int, _ end: Int) throws -> Void) rethrows {
-    var start = 0
-    for run in finishedRuns {
-      try body(run.session, start, start + run.count)
-      start += run.count
-    }
-    if let currentSession { try body(currentSession, start, start + currentCount) }
-  }
-
-  private mutating func extendRun(_ session: SessionKey, by count: Int) {
-    if currentSession == session {
-      currentCount += count
-      return
-    }
-    if let currentSession { finishedRuns.append(Run(session: currentSession, count: currentCount)) }
-    currentSession = session
-    currentCount = count
+  /// Calls `body` once per run of one session's consecutive records, in order.
+  func forEachRun(_ body: (SessionKey, RecordBuffer<Record>) throws -> Void) rethrows {
+    for piece in pieces { try body(piece.session, piece.records) }
   }
 }

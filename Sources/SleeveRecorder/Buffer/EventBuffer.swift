@@ -137,12 +137,11 @@ final class EventBuffer: Sendable {
     }
   }
 
-  /// Appends a fire's staged records in one locked step. When they do not fit, policy `drop`
-  /// drops them all (counted; later outcomes of these fires are dropped too) and `block`
-  /// waits until they fit (or the buffer is empty, for a group larger than the buffer), up to
-  /// the wait timeout, past which they are dropped and counted.
-  /// - Returns: The sequence number of the last record appended, or `nil` when none was.
-  @discardableResult
+  /// Appends a stage's records in one locked step, taking its buffers whole when it can (no
+  /// record is copied): the caller gives both buffers up (``RecordBuffer/takeAll()``). When they do not fit, policy `drop` drops them all (counted; later
+  /// outcomes of these fires are dropped too) and `block` waits until they fit (or the buffer
+  /// is empty, for a group larger than the buffer), up to the wait timeout, past which they
+  /// are dropped and counted.
   func appendStaged(
     fires: RecordBuffer<FireRecord>, outcomes: RecordBuffer<OutcomeRecord>, errors: [any Error],
     session: SessionKey
@@ -154,7 +153,7 @@ final class EventBuffer: Sendable {
       if count > 0, count + total > capacity {
         if let wait = makeWaiter(&state, until: waiting) { return wait }
         state.dropped[session, default: 0] += total
-        fires.forEach(from: 0, to: fires.count) { fire in
+        fires.forEachRecord { fire in
           let extend = !state.keptFireSinceDrop.contains(session)
           state.droppedFires[session, default: FireRanges()].insert(
             fire.id, extendingLast: extend)
@@ -162,22 +161,33 @@ final class EventBuffer: Sendable {
         }
         return .dropped
       }
-      state.pending.fires.append(contentsOf: fires, session: session)
+      state.pending.fires.append(taking: fires, session: session)
       if !fires.isEmpty, !state.droppedFires.isEmpty { state.keptFireSinceDrop.insert(session) }
       var appended = fires.count
-      if errors.isEmpty, state.droppedFires.isEmpty {
-        state.pending.outcomes.append(contentsOf: outcomes, session: session)
+      if state.droppedFires.isEmpty {
+        if !errors.isEmpty {
+          // The stage numbered its errors from 1; the batch's come first.
+          let errorBase = UInt32(truncatingIfNeeded: state.pending.errors.count)
+          state.pending.errors.append(contentsOf: errors)
+          if errorBase != 0 {
+            outcomes.updateEach { outcome in
+              if outcome.errorIndex != 0 { outcome.errorIndex &+= errorBase }
+            }
+          }
+        }
+        state.pending.outcomes.append(taking: outcomes, session: session)
         appended += outcomes.count
       } else {
+        // Outcomes of fires dropped earlier are dropped too: copy the others one by one.
         let errorBase = UInt32(truncatingIfNeeded: state.pending.errors.count)
         state.pending.errors.append(contentsOf: errors)
-        outcomes.forEach(from: 0, to: outcomes.count) { staged in
+        outcomes.forEachRecord { staged in
           var outcome = staged
           if state.droppedFires[session]?.contains(outcome.fire) == true {
             state.dropped[session, default: 0] += 1
             return
           }
-          if outcome.errorIndex != 0 { outcome.errorIndex += errorBase }
+          if outcome.errorIndex != 0 { outcome.errorIndex &+= errorBase }
           state.pending.outcomes.append(outcome, session: session)
           appended += 1
         }

@@ -7,9 +7,10 @@
 ///
 /// The storage is a list of chunks, each twice the size of the one before (the first holds
 /// `capacity` records, rounded up to a power of two), so record `i` lives at a place computed
-/// from `i` alone. Growing adds a chunk: it never copies what is stored, so an append under
-/// the event buffer's lock costs the same whether the lane holds ten records or ten million
-/// (a doubling array would copy the whole lane, on the firing thread, with the lock held).
+/// from `i` alone. Growing adds a chunk: it never copies what is stored, so an append costs
+/// the same whether the buffer holds ten records or ten million (a doubling array would copy
+/// them all, on the firing thread). A stage's buffer is handed to the writer whole
+/// (``Lane/append(taking:session:)``), never copied.
 /// Never shrinks: cleared chunks are reused.
 ///
 /// `@unchecked Sendable` is sound because a buffer is only ever reachable from one thread at
@@ -22,7 +23,7 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
   private static var maximumChunks: Int { 48 }
   /// The chunks allocated so far (`chunkCount` of them); chunk `k` holds
   /// `1 << (firstChunkShift + k)` records. A plain table: no reference counting, no checks.
-  private let chunks: UnsafeMutablePointer<UnsafeMutablePointer<Record>>
+  @exclusivity(unchecked) private var chunks: UnsafeMutablePointer<UnsafeMutablePointer<Record>>
   @exclusivity(unchecked) private var chunkCount = 1
   /// log2 of the first chunk's size.
   private let firstChunkShift: Int
@@ -47,6 +48,38 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
     remainingInChunk = 1 << shift
   }
 
+  /// A buffer that owns `chunks` and the records in them.
+  private init(
+    chunks: UnsafeMutablePointer<UnsafeMutablePointer<Record>>, chunkCount: Int,
+    firstChunkShift: Int, cursor: UnsafeMutablePointer<Record>, remainingInChunk: Int,
+    chunkIndex: Int, count: Int
+  ) {
+    self.chunks = chunks
+    self.chunkCount = chunkCount
+    self.firstChunkShift = firstChunkShift
+    self.cursor = cursor
+    self.remainingInChunk = remainingInChunk
+    self.chunkIndex = chunkIndex
+    self.count = count
+  }
+
+  /// Moves every record into a new buffer without copying one (the chunks change hands),
+  /// and leaves this one empty, with a new first chunk of the same size.
+  func takeAll() -> RecordBuffer<Record> {
+    let taken = RecordBuffer(
+      chunks: chunks, chunkCount: chunkCount, firstChunkShift: firstChunkShift, cursor: cursor,
+      remainingInChunk: remainingInChunk, chunkIndex: chunkIndex, count: count)
+    let first = UnsafeMutablePointer<Record>.allocate(capacity: 1 << firstChunkShift)
+    chunks = .allocate(capacity: Self.maximumChunks)
+    chunks.initialize(to: first)
+    chunkCount = 1
+    chunkIndex = 0
+    cursor = first
+    remainingInChunk = 1 << firstChunkShift
+    count = 0
+    return taken
+  }
+
   deinit {
     for index in 0..<chunkCount { chunks[index].deallocate() }
     chunks.deallocate()
@@ -69,47 +102,25 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
     count &+= 1
   }
 
-  func append(contentsOf other: RecordBuffer<Record>) {
-    let total = other.count
-    if total <= remainingInChunk, total <= 1 << other.firstChunkShift {
-      // The common hand-off: a fire's few records, all in the stage's first chunk, all
-      // fitting in this buffer's current one.
-      copyIntoCurrentChunk(from: other.chunks[0], count: total)
-      return
-    }
-    other.forEachSegment(from: 0, to: other.count) { segment in
-      var source = segment.baseAddress!
-      var left = segment.count
-      while left > 0 {
-        if remainingInChunk == 0 { advanceChunk() }
-        let step = min(left, remainingInChunk)
-        copyIntoCurrentChunk(from: source, count: step)
-        source += step
-        left -= step
-      }
-    }
-  }
-
-  /// Copies `count` records (at most what the current chunk has left) to the cursor; a few
-  /// records go in a plain loop, more in one bulk copy.
-  @inline(__always)
-  private func copyIntoCurrentChunk(from source: UnsafePointer<Record>, count step: Int) {
-    if step <= 8 {
-      for index in 0..<step { (cursor + index).initialize(to: source[index]) }
-    } else {
-      cursor.initialize(from: source, count: step)
-    }
-    cursor += step
-    remainingInChunk &-= step
-    count &+= step
-  }
-
   /// Forgets every record (plain values need no destruction); keeps every chunk.
   func removeAll() {
     count = 0
     chunkIndex = 0
     cursor = chunks[0]
     remainingInChunk = 1 << firstChunkShift
+  }
+
+  /// Every record, in order.
+  func forEachRecord(_ body: (Record) throws -> Void) rethrows {
+    try forEach(from: 0, to: count, body)
+  }
+
+  /// Calls `body` with each record in turn to update it in place.
+  func updateEach(_ body: (inout Record) -> Void) {
+    forEachSegment(from: 0, to: count) { segment in
+      let start = UnsafeMutablePointer(mutating: segment.baseAddress!)
+      for index in 0..<segment.count { body(&start[index]) }
+    }
   }
 
   /// The records from `start` (inclusive) to `end` (exclusive), in order.

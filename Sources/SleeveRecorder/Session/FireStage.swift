@@ -1,15 +1,20 @@
 import SleeveCore
+import Synchronization
 
-/// One session's fire and outcome records, staged on the main actor while fires are open and
-/// handed to the buffer in one locked append when a fire ends.
+/// One session's fire and outcome records, staged on the main actor and handed to the
+/// buffer in one locked append: at every fire's end in strict durability, otherwise once the
+/// stage holds ``handOffLimit`` records or when something must follow them
+/// (``StagedSessions`` lists when).
 ///
-/// The observer's requirements run on the main actor, so staging needs no lock: a fire costs
-/// the buffer's lock once, however many handlers it has. For the same reason (main-actor
-/// isolation, and no access outlives a statement) the dynamic exclusivity checks are off.
+/// The observer's requirements run on the main actor, so staging needs no lock: a hand-off
+/// costs the buffer's lock once, however many fires and handlers it carries. For the same
+/// reason (main-actor isolation, and no access outlives a statement) the dynamic exclusivity
+/// checks are off.
 @MainActor
 final class FireStage {
-  let fires = RecordBuffer<FireRecord>()
-  let outcomes = RecordBuffer<OutcomeRecord>()
+  /// Their records move to the event buffer whole at a hand-off (``RecordBuffer/takeAll()``).
+  let fires: RecordBuffer<FireRecord>
+  let outcomes: RecordBuffer<OutcomeRecord>
   /// Where dispatch appends plain handlers' successes (the session's
   /// ``DispatchObserver/successLog``); ``takeSuccesses(finishedBy:)`` moves them to ``outcomes``.
   let successes = SuccessLog()
@@ -27,7 +32,47 @@ final class FireStage {
   /// Controls already described to the writer, most recent first.
   @exclusivity(unchecked) private var seenControls: [ControlID] = []
 
-  nonisolated init() {}
+  /// Records staged at a fire's end that make the stage hand over at once.
+  nonisolated let handOffLimit: Int
+  /// When the session's `end()` was first called (``MonotonicClock`` nanoseconds), or
+  /// `Int64.max` while it records: what finished after it is not recorded.
+  nonisolated let endedAt = Atomic(Int64.max)
+  /// Set when the session was released: a retired stage is dropped from ``StagedSessions``.
+  nonisolated let released = Atomic(false)
+  private nonisolated let buffer: EventBuffer
+  private nonisolated let session: SessionKey
+  private nonisolated let staged: StagedSessions
+  /// Whether ``StagedSessions`` was told this stage keeps records.
+  @exclusivity(unchecked) private var announced = false
+
+  /// The limit of records one hand-off carries under a buffer of `capacity`: at most a 64th
+  /// of it (so a group dropped when the buffer is full is a small part of it) and at most
+  /// 512; 1, a hand-off at every fire's end, for small buffers and strict durability.
+  nonisolated static func handOffLimit(capacity: Int, strict: Bool) -> Int {
+    strict ? 1 : min(512, max(capacity / 64, 1))
+  }
+
+  nonisolated init(
+    buffer: EventBuffer, session: SessionKey, staged: StagedSessions, strict: Bool
+  ) {
+    self.buffer = buffer
+    self.session = session
+    self.staged = staged
+    handOffLimit = Self.handOffLimit(capacity: buffer.capacity, strict: strict)
+    // One chunk holds a whole hand-off (a limit's worth and the fire that crossed it).
+    let room = handOffLimit == 1 ? 16 : handOffLimit + 64
+    fires = RecordBuffer(capacity: room)
+    outcomes = RecordBuffer(capacity: room)
+    staged.register(self)
+  }
+
+  /// Whether the session ended or was released (nothing is staged after either).
+  nonisolated var isRetired: Bool {
+    endedAt.load(ordering: .relaxed) != .max || released.load(ordering: .relaxed)
+  }
+
+  /// How many records are staged.
+  var count: Int { fires.count + outcomes.count }
 
   /// Whether nothing is staged (call ``takeSuccesses(finishedBy:)`` first: the log is not counted).
   var isEmpty: Bool { fires.isEmpty && outcomes.isEmpty }
@@ -72,9 +117,31 @@ final class FireStage {
     outcomes.append(record)
   }
 
-  func removeAll() {
-    fires.removeAll()
-    outcomes.removeAll()
+  /// After a fire's end: hands the stage over when it holds ``handOffLimit`` records,
+  /// otherwise keeps it and makes sure the writer's tick will ask for it.
+  /// - Returns: The sequence number of the last record handed over, if any was.
+  @inline(__always)
+  func fireEnded() -> UInt64? {
+    if count >= handOffLimit { return handOver() }
+    if !announced, !isEmpty {
+      announced = true
+      staged.announce()
+    }
+    return nil
+  }
+
+  /// Hands every staged record (and the successes logged so far that finished before the
+  /// session's end) to the buffer in one locked append; fires may still be open.
+  /// - Returns: The sequence number of the last record appended, if any was.
+  @discardableResult
+  func handOver() -> UInt64? {
+    takeSuccesses(finishedBy: endedAt.load(ordering: .relaxed))
+    announced = false
+    guard !isEmpty else { return nil }
+    // The records change hands outside the lock (the new chunks are allocated here).
+    let sequence = buffer.appendStaged(
+      fires: fires.takeAll(), outcomes: outcomes.takeAll(), errors: errors, session: session)
     if !errors.isEmpty { errors.removeAll(keepingCapacity: true) }
+    return sequence
   }
 }

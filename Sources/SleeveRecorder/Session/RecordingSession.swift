@@ -42,13 +42,10 @@ public final class RecordingSession: DispatchObserver {
 
   private let key: SessionKey
   private let buffer: EventBuffer
-  /// When `end()` was first called (``MonotonicClock`` nanoseconds), or `Int64.max` while
-  /// the session records: what finished after it is not recorded.
-  private let endedAt = Atomic(Int64.max)
-  private var hasEnded: Bool { endedAt.load(ordering: .relaxed) != .max }
+  private var hasEnded: Bool { stage.endedAt.load(ordering: .relaxed) != .max }
   /// Whether the session's end was committed.
   private let endWritten = Atomic(false)
-  private let stage = FireStage()
+  private let stage: FireStage
   private let exportRun = SessionExportRun()
 
   init(
@@ -64,6 +61,14 @@ public final class RecordingSession: DispatchObserver {
     self.test = test
     self.durability = durability
     self.buffer = recorder.writer.buffer
+    stage = FireStage(
+      buffer: buffer, session: key, staged: recorder.writer.staged, strict: durability == .strict)
+  }
+
+  deinit {
+    // What a session released without end() kept staged is handed over by the writer's tick.
+    stage.released.store(true, ordering: .releasing)
+    recorder.writer.staged.announce()
   }
 
   // MARK: Wiring
@@ -146,6 +151,8 @@ public final class RecordingSession: DispatchObserver {
   ///   written later or counted as failed). Other write failures do not throw: they are in
   ///   ``status``.
   public func flush() async throws {
+    // What the stage keeps between fires is part of "recorded so far".
+    await MainActor.run { _ = stage.handOver() }
     let timedOutBefore = buffer.timedOutBatches
     let finished = await buffer.finished(
       buffer.lastAccepted, deadline: buffer.deadlineFromNow())
@@ -185,14 +192,14 @@ public final class RecordingSession: DispatchObserver {
 
   private func end(result: TestIdentity.Result?) async throws {
     guard
-      endedAt.compareExchange(
+      stage.endedAt.compareExchange(
         expected: .max, desired: MonotonicClock.nanoseconds(), ordering: .acquiringAndReleasing
       ).exchanged
     else { return }
     // What a fire still open (end() called from a handler) recorded before this call is
     // handed over ahead of the end, so nothing staged reaches the writer after the session
     // ended (where it would be dropped uncounted); what the fire does after it is not recorded.
-    await MainActor.run { handOverStagedRecords() }
+    await MainActor.run { _ = stage.handOver() }
     guard
       let sequence = buffer.appendStructural(
         PendingEvent(
@@ -234,6 +241,9 @@ public final class RecordingSession: DispatchObserver {
 
   /// Records a user interaction: which of the fires recorded before it were one gesture.
   public func interactionEnded(_ interaction: InteractionInfo) {
+    // Its fires reach the buffer first: an interaction any of whose fires was dropped is
+    // dropped too, which the buffer can tell only once it has seen them.
+    stage.handOver()
     append(.interactionEnded(Box(interaction)))
   }
 
@@ -282,6 +292,8 @@ public final class RecordingSession: DispatchObserver {
       stage.stage(record, error: error)
       return
     }
+    // An async outcome after its fire: the fire (kept in the stage) reaches the buffer first.
+    stage.handOver()
     let sequence = buffer.appendOutcome(record, error: error, session: key)
     if durability == .strict, let sequence {
       // Past the wait timeout the fire returns uncommitted; the writer counts its events.
@@ -289,24 +301,16 @@ public final class RecordingSession: DispatchObserver {
     }
   }
 
-  /// Hands what is staged to the buffer now, even with fires still open (before the end).
-  @MainActor private func handOverStagedRecords() {
-    stage.takeSuccesses(finishedBy: endedAt.load(ordering: .relaxed))
-    guard !stage.isEmpty else { return }
-    buffer.appendStaged(
-      fires: stage.fires, outcomes: stage.outcomes, errors: stage.errors, session: key)
-    stage.removeAll()
-  }
-
   /// Where dispatch logs this session's plain successes: taken into the stage at the start
   /// of every observer call, so they keep their place among the other outcomes.
   @MainActor public var successLog: SuccessLog? { stage.successes }
 
-  /// Hands the staged records to the buffer; in strict mode, waits until they are committed
-  /// (or given up and counted as failed), at most `RecorderOptions.waitTimeout`.
+  /// Ends a fire: hands the stage to the buffer in strict mode (and waits until it is
+  /// committed, or given up and counted as failed, at most `RecorderOptions.waitTimeout`),
+  /// otherwise once the stage holds its hand-off limit (see ``StagedSessions``).
   public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
     // Successes that finished after end() was called are not recorded, as for every event.
-    stage.takeSuccesses(finishedBy: endedAt.load(ordering: .relaxed))
+    stage.takeSuccesses(finishedBy: stage.endedAt.load(ordering: .relaxed))
     stage.openFires = max(stage.openFires - 1, 0)
     if stage.openFireIDs.last == fire.id.rawValue {
       stage.openFireIDs.removeLast()
@@ -314,10 +318,8 @@ public final class RecordingSession: DispatchObserver {
       stage.openFireIDs.remove(at: index)
     }
     guard !stage.isEmpty else { return }
-    let sequence = buffer.appendStaged(
-      fires: stage.fires, outcomes: stage.outcomes, errors: stage.errors, session: key)
-    stage.removeAll()
-    if durability == .strict, let sequence {
+    if let sequence = stage.fireEnded(), durability == .strict {
+      // Past the wait timeout the fire returns uncommitted; the writer counts its events.
       buffer.waitUntilFinished(sequence, deadline: buffer.deadlineFromNow())
     }
   }

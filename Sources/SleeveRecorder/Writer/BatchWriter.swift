@@ -142,10 +142,10 @@ final class BatchWriter {
     _ fires: Lane<FireRecord>, to staged: inout [SessionKey: WriterSession],
     newControls: inout [SessionKey: Set<UInt64>]
   ) throws {
-    try fires.forEachRun { key, start, end in
+    try fires.forEachRun { key, records in
       guard var session = staged[key], session.rowID != 0 else { return }
       defer { staged[key] = session }
-      try fires.records.forEach(from: start, to: end) { fire in
+      try records.forEachRecord { fire in
         // The control's row may have been lost with a failed batch: write it again from its
         // description before the fire that needs it.
         if !session.knownControls.contains(fire.control),
@@ -167,11 +167,11 @@ final class BatchWriter {
     _ outcomes: Lane<OutcomeRecord>, errors: [any Error],
     to staged: inout [SessionKey: WriterSession], newControls: inout [SessionKey: Set<UInt64>]
   ) throws {
-    try outcomes.forEachRun { key, start, end in
+    try outcomes.forEachRun { key, records in
       guard var session = staged[key], session.rowID != 0 else { return }
       defer { staged[key] = session }
       let checkLosses = !session.lostFires.isEmpty || !session.lostRegistrations.isEmpty
-      try outcomes.records.forEach(from: start, to: end) { record in
+      try records.forEachRecord { record in
         if checkLosses, session.lostRegistrations.contains(record.registration),
           let info = registrationDescriptions[record.registration]
         {
@@ -502,15 +502,15 @@ final class BatchWriter {
       sessions[pending.session]?.failedEvents += 1
       touched.insert(pending.session)
     }
-    batch.fires.forEachRun { key, start, end in
-      batch.fires.records.forEach(from: start, to: end) { fire in
+    batch.fires.forEachRun { key, records in
+      records.forEachRecord { fire in
         sessions[key]?.lostFires.insert(fire.id, extendingLast: false)
       }
-      sessions[key]?.failedEvents += end - start
+      sessions[key]?.failedEvents += records.count
       touched.insert(key)
     }
-    batch.outcomes.forEachRun { key, start, end in
-      sessions[key]?.failedEvents += end - start
+    batch.outcomes.forEachRun { key, records in
+      sessions[key]?.failedEvents += records.count
       touched.insert(key)
     }
     for key in touched {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SleeveCore
 
 #if canImport(Glibc)
@@ -34,6 +35,14 @@ enum ExitFlush {
     let live = writers.withLock { writers in
       defer { writers.removeAll() }
       return Array(writers.values)
+    }
+    // On the main thread (a return from `main`, `exit` in a script), what sessions keep
+    // staged is handed over first; from another thread the main actor cannot be entered
+    // here, and records staged since the last tick are lost (the flush interval's window).
+    if Thread.isMainThread {
+      MainActor.assumeIsolated {
+        for writer in live { writer.staged.handOverAll() }
+      }
     }
     for writer in live { writer.close(timeout: writer.waitTimeout) }
   }

@@ -15,6 +15,8 @@ import SleeveStore
 /// shared with other threads is the `EventBuffer` and `results`, both guarded by `Locked`.
 final class Writer: Sendable {
   let buffer: EventBuffer
+  /// The stages of this recorder's sessions (records kept between fires).
+  let staged = StagedSessions()
   let path: String
   /// How long anything waits for this writer (`RecorderOptions.waitTimeout`).
   var waitTimeout: Duration { options.waitTimeout }
@@ -131,6 +133,8 @@ final class Writer: Sendable {
     let identity = FileIdentity(path: path)
     while true {
       let (last, closed) = buffer.takeBatch(into: &batch, waitingUpTo: options.flushInterval)
+      // Records sessions keep staged between fires come in the next round.
+      staged.requestHandOver()
       // A file deleted or replaced under the recorder is let go at once, and for good:
       // writing on would lose the events silently (deleted) or reach the new file's -wal.
       if !batchWriter.isAbandoned, FileIdentity(path: path) != identity {
