@@ -39,12 +39,12 @@ struct BufferPartsTests {
         model.append(next)
         next += 1
       default:
-        // Runs of every length: within a chunk, across one, across several.
-        for _ in 0..<Int(generator.next() % 40) {
-          buffer.append(next)
-          model.append(next)
-          next += 1
-        }
+        // Runs of every length in one call: within a chunk, across one, across several.
+        let run = Int(generator.next() % 40)
+        let first = next
+        buffer.append(count: run) { first + Int64($0) }
+        model.append(contentsOf: (0..<run).map { first + Int64($0) })
+        next += Int64(run)
       }
       #expect(buffer.count == model.count, "seed \(seed), round \(round)")
       guard !model.isEmpty else { continue }

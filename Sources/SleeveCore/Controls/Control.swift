@@ -59,16 +59,17 @@ open class Control {
   @exclusivity(unchecked) var registry = HandlerRegistry()
   /// Main-actor only, and no access outlives a statement: unchecked for the same reason as
   /// the registry (the dynamic check cost about 190 instructions an observed fire).
-  @exclusivity(unchecked) var activeObserver: (any DispatchObserver)? {
+  @exclusivity(unchecked) var observation: ObserverReference? {
     didSet {
-      isObserved = activeObserver != nil
-      successLog = activeObserver?.successLog
+      isObserved = observation != nil
       observerChanges &+= 1
     }
   }
-  /// The observer's ``SuccessLog``, read when the observer was set (unchecked for the same
-  /// reason as the observer).
-  @exclusivity(unchecked) var successLog: SuccessLog?
+  /// The observer (``observation``'s), `nil` when there is none.
+  var activeObserver: (any DispatchObserver)? {
+    get { observation?.observer }
+    set { observation = newValue.map(ObserverReference.init) }
+  }
   /// How many times the observer was set since init: an open interaction keeps only the
   /// fires its own observer saw (``InteractionScope``).
   var observerChanges: UInt64 = 0
@@ -102,9 +103,9 @@ open class Control {
     self.givenKind = kind
     self.id = IdentifierCounter.nextControl()
     let observer = observer ?? ControlDefaults.observer ?? Control.defaultObserver
-    self.activeObserver = observer is NoOpDispatchObserver ? nil : observer
-    self.isObserved = activeObserver != nil
-    self.successLog = activeObserver?.successLog
+    let active = observer is NoOpDispatchObserver ? nil : observer
+    self.observation = active.map(ObserverReference.init)
+    self.isObserved = active != nil
     self.flags = flags ?? ControlDefaults.flags ?? Control.defaultFlags
   }
 

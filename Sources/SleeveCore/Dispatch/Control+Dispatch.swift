@@ -10,8 +10,8 @@ extension Control {
   @inline(__always)
   func fire(_ events: ControlEvents, origin: FireOrigin) {
     guard !events.isEmpty else { return }
-    if isObserved, let activeObserver {
-      fireObserved(events, origin: origin, observer: activeObserver)
+    if isObserved, let observation {
+      fireObserved(events, origin: origin, observation: observation)
     } else {
       fireUnobserved(events)
     }
@@ -79,13 +79,12 @@ extension Control {
   /// The observed path. One clock reading per handler: the reading that ends one handler
   /// starts the next, and the last one ends the fire.
   private func fireObserved(
-    _ events: ControlEvents, origin: FireOrigin, observer: any DispatchObserver
+    _ events: ControlEvents, origin: FireOrigin, observation: ObserverReference
   ) {
-    let observed = beginObservedFire(events, origin: origin, observer: observer)
-    // The log of the observer this fire reports to, even if a handler sets another. Held
-    // strongly here for the whole fire, so each append goes through an unretained reference.
-    let successLog = successLog
-    let unretainedLog = successLog.map(Unmanaged.passUnretained)
+    let observed = beginObservedFire(events, origin: origin, observation: observation)
+    // The observer (and its log) this fire began with, even if a handler sets another: the
+    // caller holds `observation` for the whole fire, so the log is used unretained.
+    let unretainedLog = observation.successLog.map(Unmanaged.passUnretained)
     var clock = observed.fire.atNanoseconds
     let snapshot = registry.slots
     if FireNesting.depth >= FireNesting.limit {
@@ -119,7 +118,7 @@ extension Control {
                     duration: clock - start)
                 }
               } else {
-                observer.handlerSucceeded(
+                observation.observer.handlerSucceeded(
                   fire: observed.fire.id, registration: entry.id, startedAtNanoseconds: start,
                   durationNanoseconds: clock - start)
               }
@@ -141,32 +140,32 @@ extension Control {
         invoke(live, in: observed, clock: &clock, fireUnit: &fireUnit)
       }
     }
-    observer.fireEnded(observed.fire, atNanoseconds: clock)
-    successLog?.removeAll()
+    observation.observer.fireEnded(observed.fire, atNanoseconds: clock)
+    observation.successLog?.removeAll()
   }
 
   /// A disabled control's interaction: nothing runs; an observer sees the fire and each
   /// matching handler as `skipped(disabled)`.
   func reportSuppressedInteraction(_ events: ControlEvents) {
-    guard !events.isEmpty, let activeObserver else { return }
-    let observed = beginObservedFire(events, origin: .interaction, observer: activeObserver)
+    guard !events.isEmpty, let observation else { return }
+    let observed = beginObservedFire(events, origin: .interaction, observation: observation)
     let clock = observed.fire.atNanoseconds
     for slot in registry.slots where slot.events.intersects(events) {
       observed.report(slot.entry.id, .skipped(.disabled), startedAt: clock)
     }
-    activeObserver.fireEnded(observed.fire, atNanoseconds: clock)
+    observation.observer.fireEnded(observed.fire, atNanoseconds: clock)
   }
 
   private func beginObservedFire(
-    _ events: ControlEvents, origin: FireOrigin, observer: any DispatchObserver
+    _ events: ControlEvents, origin: FireOrigin, observation: ObserverReference
   ) -> ObservedFire {
     let fire = FireInfo(
       id: IdentifierCounter.nextFire(), control: info, events: events, origin: origin,
       parent: FireNesting.parentOfNextFire, depth: FireNesting.depth + 1,
       atNanoseconds: MonotonicClock.nanoseconds())
     InteractionScope.note(fire, of: self)
-    observer.fireBegan(fire)
-    return ObservedFire(fire: fire, observer: observer)
+    observation.observer.fireBegan(fire)
+    return ObservedFire(fire: fire, observation: observation)
   }
 
   /// Runs one live entry: checks its owner, evaluates its flag, then calls the chosen body.

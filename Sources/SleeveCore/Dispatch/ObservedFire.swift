@@ -3,7 +3,9 @@
 /// shared reference), passed borrowed to each handler and copied only into async tasks.
 struct ObservedFire: Sendable {
   let fire: FireInfo
-  let observer: any DispatchObserver
+  let observation: ObserverReference
+  /// The observer the fire reports to.
+  var observer: any DispatchObserver { observation.observer }
 
   /// Reports one handler's outcome.
   @MainActor
@@ -12,7 +14,7 @@ struct ObservedFire: Sendable {
     isAsync: Bool = false, startedAt: Int64, duration: Int64 = 0,
     error: (any Error)? = nil
   ) {
-    observer.handlerFinished(
+    observation.observer.handlerFinished(
       HandlerOutcome(
         fire: fire.id, registration: registration, status: status, flag: flag,
         isAsync: isAsync, startedAtNanoseconds: startedAt,

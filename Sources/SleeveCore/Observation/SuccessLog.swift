@@ -59,6 +59,17 @@ public final class SuccessLog {
     for index in 0..<count { body(storage[index]) }
   }
 
+  /// Calls `body` once with every success, in the order they happened, as one contiguous
+  /// buffer valid only during the call, then empties the log: for an observer that moves
+  /// them in bulk. `body` must not fire a control.
+  @inlinable
+  public func drainAll(_ body: (UnsafeBufferPointer<Entry>) -> Void) {
+    let count = storedCount
+    guard count > 0 else { return }
+    storedCount = 0
+    body(UnsafeBufferPointer(start: storage, count: count))
+  }
+
   /// Appends a success (dispatch only).
   @inline(__always)
   func append(

@@ -102,6 +102,20 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
     count &+= 1
   }
 
+  /// Appends `count` records, `make(i)` for each `i` in `0..<count`, in order: when they fit
+  /// in the current chunk, the cursor and counts move once for all of them.
+  @inline(__always)
+  func append(count added: Int, _ make: (Int) -> Record) {
+    guard added <= remainingInChunk else {
+      for index in 0..<added { append(make(index)) }
+      return
+    }
+    for index in 0..<added { (cursor + index).initialize(to: make(index)) }
+    cursor += added
+    remainingInChunk &-= added
+    count &+= added
+  }
+
   /// Forgets every record (plain values need no destruction); keeps every chunk.
   func removeAll() {
     count = 0

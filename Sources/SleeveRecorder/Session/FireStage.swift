@@ -96,14 +96,24 @@ final class FireStage {
   @inline(__always)
   func takeSuccesses(finishedBy cutoff: Int64) {
     guard !successes.isEmpty else { return }
-    successes.drain { success in
-      guard cutoff == .max || success.startedAtNanoseconds &+ success.durationNanoseconds <= cutoff
-      else { return }
-      outcomes.append(
-        OutcomeRecord(
-          succeeded: success.fire, registration: success.registration,
-          startedAt: success.startedAtNanoseconds, duration: success.durationNanoseconds))
+    successes.drainAll { logged in
+      if cutoff == .max {
+        outcomes.append(count: logged.count) { Self.record(of: logged[$0]) }
+        return
+      }
+      for success in logged
+      where success.startedAtNanoseconds &+ success.durationNanoseconds <= cutoff {
+        outcomes.append(Self.record(of: success))
+      }
     }
+  }
+
+  /// The `ok` outcome record of a logged success.
+  @inline(__always)
+  private nonisolated static func record(of success: SuccessLog.Entry) -> OutcomeRecord {
+    OutcomeRecord(
+      succeeded: success.fire, registration: success.registration,
+      startedAt: success.startedAtNanoseconds, duration: success.durationNanoseconds)
   }
 
   /// Stages an outcome's record, keeping its error (if any) beside it.

@@ -257,7 +257,9 @@ public final class RecordingSession: DispatchObserver {
     // A parent is recorded only when it is a fire of this session: the current fire is
     // process-wide, and a fire sent from another session's handler has no row here to point at.
     let parentIsOurs = fire.parent.map { stage.openFireIDs.contains($0.rawValue) } ?? false
-    stage.fires.append(FireRecord(fire, parentIsRecorded: parentIsOurs))
+    // Built before the append, so no call runs while the stage's buffer is borrowed.
+    let record = FireRecord(fire, parentIsRecorded: parentIsOurs)
+    stage.fires.append(record)
     stage.openFires += 1
     stage.openFireIDs.append(fire.id.rawValue)
   }
