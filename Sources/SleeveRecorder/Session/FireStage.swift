@@ -47,9 +47,11 @@ final class FireStage {
 
   /// The limit of records one hand-off carries under a buffer of `capacity`: at most a 64th
   /// of it (so a group dropped when the buffer is full is a small part of it) and at most
-  /// 512; 1, a hand-off at every fire's end, for small buffers and strict durability.
+  /// 448, so the limit and the fire that crosses it fit a first chunk of 512 records (a
+  /// stage's buffers are handed over whole: a larger chunk would sit half empty in the
+  /// batch); 1, a hand-off at every fire's end, for small buffers and strict durability.
   nonisolated static func handOffLimit(capacity: Int, strict: Bool) -> Int {
-    strict ? 1 : min(512, max(capacity / 64, 1))
+    strict ? 1 : min(448, max(capacity / 64, 1))
   }
 
   nonisolated init(

@@ -247,8 +247,8 @@ public final class RecordingSession: DispatchObserver {
     append(.interactionEnded(Box(interaction)))
   }
 
-  /// Stages a fire; it reaches the buffer with its outcomes when it ends (dropped with them
-  /// when the buffer is full under `drop`).
+  /// Stages a fire; it reaches the buffer with its outcomes at the stage's next hand-off
+  /// (dropped with them when the buffer is full under `drop`).
   public func fireBegan(_ fire: FireInfo) {
     guard !hasEnded else { return }
     if !stage.hasSeen(fire.control.id) {
