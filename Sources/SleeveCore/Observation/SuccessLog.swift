@@ -53,10 +53,9 @@ public final class SuccessLog {
   /// `body` must not fire a control (its successes would land in the log being drained).
   @inlinable
   public func drain(_ body: (Entry) -> Void) {
-    let count = storedCount
-    guard count > 0 else { return }
-    storedCount = 0
-    for index in 0..<count { body(storage[index]) }
+    drainAll { entries in
+      for entry in entries { body(entry) }
+    }
   }
 
   /// Calls `body` once with every success, in the order they happened, as one contiguous

@@ -41,11 +41,19 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
     var shift = 0
     while 1 << shift < capacity, shift < 20 { shift += 1 }
     firstChunkShift = shift
-    let first = UnsafeMutablePointer<Record>.allocate(capacity: 1 << shift)
-    chunks = .allocate(capacity: Self.maximumChunks)
-    chunks.initialize(to: first)
-    cursor = first
+    (chunks, cursor) = Self.newStorage(firstChunkShift: shift)
     remainingInChunk = 1 << shift
+  }
+
+  /// A chunk table holding one empty first chunk of `1 << firstChunkShift` records.
+  private static func newStorage(firstChunkShift: Int) -> (
+    chunks: UnsafeMutablePointer<UnsafeMutablePointer<Record>>, first: UnsafeMutablePointer<Record>
+  ) {
+    let first = UnsafeMutablePointer<Record>.allocate(capacity: 1 << firstChunkShift)
+    let chunks = UnsafeMutablePointer<UnsafeMutablePointer<Record>>.allocate(
+      capacity: maximumChunks)
+    chunks.initialize(to: first)
+    return (chunks, first)
   }
 
   /// A buffer that owns `chunks` and the records in them.
@@ -69,12 +77,9 @@ final class RecordBuffer<Record: BitwiseCopyable>: @unchecked Sendable {
     let taken = RecordBuffer(
       chunks: chunks, chunkCount: chunkCount, firstChunkShift: firstChunkShift, cursor: cursor,
       remainingInChunk: remainingInChunk, chunkIndex: chunkIndex, count: count)
-    let first = UnsafeMutablePointer<Record>.allocate(capacity: 1 << firstChunkShift)
-    chunks = .allocate(capacity: Self.maximumChunks)
-    chunks.initialize(to: first)
+    (chunks, cursor) = Self.newStorage(firstChunkShift: firstChunkShift)
     chunkCount = 1
     chunkIndex = 0
-    cursor = first
     remainingInChunk = 1 << firstChunkShift
     count = 0
     return taken
