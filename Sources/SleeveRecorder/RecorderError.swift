@@ -51,7 +51,9 @@ public enum RecorderError: Error, CustomStringConvertible, Sendable {
   /// often because another process held the database locked: `.sqlite` with the extended
   /// code `SQLITE_BUSY_TIMEOUT` (so it matches `SQLiteError.busy`, exit 75 on the command
   /// line) and a message saying what waited, for how long, and what became of the events.
-  /// `cause` is the error of the writer's last attempt, when it gave the events up.
+  /// `cause` is the error of the writer's last attempt, when it gave the events up; without
+  /// one, the writer did not answer even one more wait timeout after the deadline (it gives
+  /// the events up when it gets to them: a wait that timed out is final).
   public static func timedOut(
     operation: String, path: String, limit: Duration, cause: SQLiteError?
   ) -> RecorderError {
@@ -61,7 +63,7 @@ public enum RecorderError: Error, CustomStringConvertible, Sendable {
       if let cause {
         "\(waited); the events are counted as failed (\(cause.message))"
       } else {
-        "\(waited); events not written yet are written later or counted as failed"
+        "\(waited); the writer did not answer in time either: the events are counted as failed when it gets to them, never written"
       }
     return .sqlite(SQLiteError(code: timeoutCode, message: message), path: path)
   }
@@ -72,7 +74,7 @@ public enum RecorderError: Error, CustomStringConvertible, Sendable {
   }
 
   /// `SQLITE_BUSY_TIMEOUT`: SQLITE_BUSY (5) | 3 << 8.
-  private static let timeoutCode: Int32 = 5 | 3 << 8
+  static let timeoutCode: Int32 = 5 | 3 << 8
 
   /// Whole milliseconds, saturating.
   private static func milliseconds(_ duration: Duration) -> Int64 {

@@ -8,10 +8,15 @@ import SleeveCore
 /// the number it has finished (written or failed), which releases `flush()`, `end()` and
 /// strict-mode waiters. Drops are counted per session, never silent.
 ///
-/// Every wait has a deadline (`RecorderOptions.waitTimeout` from its start): a waiter stops
-/// waiting there whatever the writer does, and the writer, which reads the earliest deadline
-/// of a commit waiter with ``earliestDeadline()``, gives a batch it cannot write up before
-/// that deadline, so the waiter hears the verdict in time.
+/// Every wait has a deadline (`RecorderOptions.waitTimeout` from its start), and every wait
+/// ends with a verdict: the writer, which reads the earliest deadline of a waiter with
+/// ``earliestDeadline()``, gives a batch it cannot write up before that deadline, so the
+/// waiter hears the verdict in time. When the deadline passes first anyway (the writer was
+/// mid-attempt, or not scheduled on a loaded machine), the waiter marks what it waits for
+/// *expired* (``mustGiveUp``): the writer never writes expired events, it gives the batch
+/// holding them up at its next check, counted as failed, and the waiter waits for that
+/// verdict, at most one more wait timeout. So a wait that timed out is final: what it waited
+/// for is counted as failed when it returns, never written after.
 final class EventBuffer: Sendable {
   private struct State {
     var pending = Batch()
@@ -27,6 +32,9 @@ final class EventBuffer: Sendable {
     var nextAsyncWaiter: UInt64 = 0
     /// Batches the writer gave up because a waiter's deadline (or its own) came first.
     var timedOutBatches: UInt64 = 0
+    /// The highest sequence number a waiter waited for past its deadline: every event up to it
+    /// that the writer has not finished must be given up, never written.
+    var expiredThrough: UInt64 = 0
     var dropped: [SessionKey: Int] = [:]
     var droppedFires: [SessionKey: FireRanges] = [:]
     /// Sessions whose last fire was kept (so a later dropped fire starts a new range).
@@ -40,8 +48,8 @@ final class EventBuffer: Sendable {
     let signal: DispatchSemaphore
   }
 
-  /// A task suspended until the writer finishes `target`; resumed with `true` when it did,
-  /// `false` at its deadline.
+  /// A task suspended until the writer finishes `target`; resumed with `true` when it did
+  /// (the verdict), `false` when even the grace after its deadline passed without one.
   private struct AsyncWaiter {
     let id: UInt64
     let target: UInt64
@@ -64,6 +72,8 @@ final class EventBuffer: Sendable {
 
   private let state: Locked<State>
   private let wake = DispatchSemaphore(value: 0)
+  /// Where tests hold one side of a wait (see ``WaitSeams``).
+  let seams = WaitSeams()
   let capacity: Int
   let flushCount: Int
   let whenFull: RecorderOptions.WhenFull
@@ -279,9 +289,11 @@ final class EventBuffer: Sendable {
     if signal { wake.signal() }
   }
 
-  /// Blocks until the writer has finished every event up to `sequence` (written or failed),
-  /// or until `deadline`.
-  /// - Returns: Whether the events were finished in time.
+  /// Blocks until the writer has finished every event up to `sequence` (written or failed).
+  /// At `deadline` the events are marked expired (``mustGiveUp``) and the wait goes on for the
+  /// writer's verdict, which comes at its next check, for at most one more wait timeout.
+  /// - Returns: Whether the verdict came (`false` only when the writer did not answer even in
+  ///   the grace: the events are then given up when it gets to them, never written).
   @discardableResult
   func waitUntilFinished(_ sequence: UInt64, deadline: DispatchTime) -> Bool {
     let signal = state.withLock { state -> DispatchSemaphore? in
@@ -294,8 +306,10 @@ final class EventBuffer: Sendable {
     guard let signal else { return true }
     requestWrite()
     if signal.wait(timeout: deadline) == .success { return true }
-    // Timed out, unless the writer finished in the meantime (it then removed the waiter and
-    // signalled it: take that signal so the semaphore is balanced).
+    expire(through: sequence)
+    if signal.wait(timeout: graceDeadline(after: deadline)) == .success { return true }
+    // No verdict even in the grace, unless the writer finished in the meantime (it then
+    // removed the waiter and signalled it: take that signal so the semaphore is balanced).
     let stillWaiting = state.withLock { state -> Bool in
       guard let index = state.commitWaiters.firstIndex(where: { $0.signal === signal }) else {
         return false
@@ -307,9 +321,10 @@ final class EventBuffer: Sendable {
     return !stillWaiting
   }
 
-  /// Suspends until the writer has finished every event up to `sequence` (written or failed),
-  /// or until `deadline`, whichever comes first.
-  /// - Returns: Whether the events were finished in time.
+  /// Suspends until the writer has finished every event up to `sequence` (written or failed).
+  /// At `deadline` the events are marked expired, as for ``waitUntilFinished(_:deadline:)``,
+  /// and the wait goes on for the writer's verdict, for at most one more wait timeout.
+  /// - Returns: Whether the verdict came.
   func finished(_ sequence: UInt64, deadline: DispatchTime) async -> Bool {
     await withCheckedContinuation { continuation in
       let waiter = state.withLock { state -> UInt64? in
@@ -324,19 +339,47 @@ final class EventBuffer: Sendable {
       guard let waiter else { return continuation.resume(returning: true) }
       requestWrite()
       DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
-        self?.expireAsyncWaiter(waiter)
+        self?.expireAsyncWaiter(waiter, sequence: sequence, deadline: deadline)
       }
     }
   }
 
-  /// Resumes an async waiter whose deadline passed, unless the writer already did.
-  private func expireAsyncWaiter(_ id: UInt64) {
-    let expired = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-      guard let index = state.asyncWaiters.firstIndex(where: { $0.id == id }) else { return nil }
-      return state.asyncWaiters.remove(at: index).continuation
+  /// At an async waiter's deadline, unless the writer already answered: marks its events
+  /// expired and gives the writer the grace to answer; past the grace, resumes it unanswered.
+  private func expireAsyncWaiter(_ id: UInt64, sequence: UInt64, deadline: DispatchTime) {
+    let waiting = state.withLock { state in state.asyncWaiters.contains { $0.id == id } }
+    guard waiting else { return }
+    expire(through: sequence)
+    DispatchQueue.global().asyncAfter(deadline: graceDeadline(after: deadline)) {
+      [weak self] in
+      guard let self else { return }
+      let unanswered = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+        guard let index = state.asyncWaiters.firstIndex(where: { $0.id == id }) else {
+          return nil
+        }
+        return state.asyncWaiters.remove(at: index).continuation
+      }
+      unanswered?.resume(returning: false)
     }
-    expired?.resume(returning: false)
   }
+
+  /// Marks every event up to `sequence` expired (the writer must give it up, not write it)
+  /// and wakes the writer to say so.
+  private func expire(through sequence: UInt64) {
+    state.withLock { $0.expiredThrough = max($0.expiredThrough, sequence) }
+    seams.waitExpired()
+    requestWrite()
+  }
+
+  /// How long a waiter past its deadline waits for the writer's verdict: one more wait timeout.
+  private func graceDeadline(after deadline: DispatchTime) -> DispatchTime {
+    deadline + waitTimeout.dispatchInterval
+  }
+
+  /// Whether a waiter waited past its deadline for an event the writer has not finished: the
+  /// writer must then give up the batch it holds (and the next, up to that event) without
+  /// writing it.
+  var mustGiveUp: Bool { state.withLock { $0.expiredThrough > $0.finished } }
 
   /// The earliest deadline of a call waiting for the writer to finish events, or `nil` when
   /// none waits. The writer gives up a batch it cannot write before it. (A `block` append

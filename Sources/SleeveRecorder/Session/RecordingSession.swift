@@ -146,10 +146,11 @@ public final class RecordingSession: DispatchObserver {
   /// Waits until every event recorded so far is written (or has failed, see ``status``), up
   /// to `RecorderOptions.waitTimeout`.
   ///
-  /// - Throws: `RecorderError.timedOut` when the wait timeout passed first: the writer gave
-  ///   events up (counted as failed in ``status``), or is still busy with them (they are
-  ///   written later or counted as failed). Other write failures do not throw: they are in
-  ///   ``status``.
+  /// - Throws: `RecorderError.timedOut` when the wait timeout passed first, which is final:
+  ///   the writer gave the events up, counted as failed in ``status`` when this throws (in the
+  ///   rare case that the writer does not answer within one more wait timeout, they are
+  ///   counted when it gets to them); they are never written later. Other write failures do
+  ///   not throw: they are in ``status``.
   public func flush() async throws {
     // What the stage keeps between fires is part of "recorded so far".
     await MainActor.run { _ = stage.handOver() }
@@ -170,9 +171,8 @@ public final class RecordingSession: DispatchObserver {
   /// `end()` waits for that at most the export's `endWait` (see ``exportStatus``).
   ///
   /// - Throws: `RecorderError` when the end could not be written: the session then reads as
-  ///   unterminated in the file. A timeout (`isTimeout`) whose writer gave the end up is
-  ///   final too; one where the writer was still busy (no SQLite cause in the message) may
-  ///   still be written later.
+  ///   unterminated in the file. A timeout (`isTimeout`) is final too: the end is never
+  ///   written later.
   public func end() async throws {
     try await end(result: nil)
   }
@@ -298,7 +298,8 @@ public final class RecordingSession: DispatchObserver {
     stage.handOver()
     let sequence = buffer.appendOutcome(record, error: error, session: key)
     if durability == .strict, let sequence {
-      // Past the wait timeout the fire returns uncommitted; the writer counts its events.
+      // Past the wait timeout the fire returns with its events given up and counted as
+      // failed (the writer's verdict, waited for at most one more wait timeout).
       buffer.waitUntilFinished(sequence, deadline: buffer.deadlineFromNow())
     }
   }
@@ -321,7 +322,8 @@ public final class RecordingSession: DispatchObserver {
     }
     guard !stage.isEmpty else { return }
     if let sequence = stage.fireEnded(), durability == .strict {
-      // Past the wait timeout the fire returns uncommitted; the writer counts its events.
+      // Past the wait timeout the fire returns with its events given up and counted as
+      // failed (the writer's verdict, waited for at most one more wait timeout).
       buffer.waitUntilFinished(sequence, deadline: buffer.deadlineFromNow())
     }
   }

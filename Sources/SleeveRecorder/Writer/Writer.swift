@@ -151,6 +151,7 @@ final class Writer: Sendable {
         } else {
           failure = write(batch, with: batchWriter, closing: closed)
         }
+        if failure != nil { buffer.seams.batchGivenUp() }
         timedOut = failure?.timedOut ?? false
         if timedOut, let failure { results.withLock { $0.lastTimeoutError = failure.error } }
         publishSessionStarts(in: batch, failure: failure, writer: batchWriter)
@@ -178,7 +179,9 @@ final class Writer: Sendable {
   /// the next attempt could end past the deadline: ``RecorderOptions/retryTimeout`` from the
   /// first attempt, or sooner when a call waiting on the writer would time out sooner. Once
   /// the recorder is closing, at most three more attempts. Any other failure gives the batch
-  /// up at once. A batch given up is counted as failed on its sessions.
+  /// up at once, and so does a wait that passed its deadline on events up to this batch
+  /// (``EventBuffer/mustGiveUp``), before any attempt: a wait that timed out is final. A batch
+  /// given up is counted as failed on its sessions.
   private func write(_ batch: Batch, with batchWriter: BatchWriter, closing: Bool) -> Failure? {
     let ownDeadline =
       DispatchTime.now() + max(options.retryTimeout, options.waitTimeout).dispatchInterval
@@ -186,12 +189,19 @@ final class Writer: Sendable {
     // Room for the give-up itself after the last attempt, so a waiter hears it in time.
     let margin = max(attempt / 4, .milliseconds(10))
     var attempts = 0
-    var error = batchWriter.write(batch, dropped: buffer.droppedCount(for:))
     var timedOut = false
-    while let failure = error, Self.isTransient(failure) {
+    var error: SQLiteError?
+    if buffer.mustGiveUp {
+      error = Self.expiredError
+      timedOut = true
+    } else {
+      error = batchWriter.write(batch, dropped: buffer.droppedCount(for:))
+    }
+    while !timedOut, let failure = error, Self.isTransient(failure) {
+      buffer.seams.attemptFailed()
       if (closing || buffer.isClosed) && attempts >= 3 { break }
       let deadline = min(ownDeadline, buffer.earliestDeadline() ?? ownDeadline)
-      if DispatchTime.now() + (attempt + margin).dispatchInterval > deadline {
+      if buffer.mustGiveUp || DispatchTime.now() + (attempt + margin).dispatchInterval > deadline {
         timedOut = true
         break
       }
@@ -207,6 +217,13 @@ final class Writer: Sendable {
   static func isTransient(_ error: SQLiteError) -> Bool {
     error.primaryCode == SQLiteError.busy || error.primaryCode == SQLiteError.locked
   }
+
+  /// Why a batch was given up without an attempt: a call waiting on it passed its deadline
+  /// (SQLite's own code for a busy wait that timed out, `SQLITE_BUSY_TIMEOUT`).
+  static let expiredError = SQLiteError(
+    code: RecorderError.timeoutCode,
+    message: "a call waiting on these events passed its wait timeout before they could be "
+      + "written; they are counted as failed")
 
   static let replacedError = SQLiteError(
     code: 10,
