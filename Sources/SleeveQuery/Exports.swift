@@ -2,3 +2,5 @@
 // reports and comparisons name it in their public API, so `import SleeveQuery` alone makes it
 // visible.
 @_exported import struct SleeveStore.FailureKind
+// `UnownedRows` too: `QueryDatabase.unownedRows()` returns it.
+@_exported import struct SleeveStore.UnownedRows

@@ -66,6 +66,16 @@ struct CommandContext {
     }
   }
 
+  /// Says on standard error, one `Warning:` line, which rows of the file belong to no session
+  /// (`UnownedRows`): every answer leaves them out, and the gate refuses the file.
+  func warnUnowned(_ unowned: UnownedRows) {
+    guard !unowned.isEmpty else { return }
+    console.error(
+      "Warning: \(unowned) belong to no session (ids outside every session's id range): "
+        + "answers leave them out, and 'sleeve check' and 'sleeve report' refuse the file "
+        + "(exit 65).\n")
+  }
+
   /// Writes a report in the chosen format to standard output; `header` and then `notes` are
   /// lines above the table (each escaped for the format).
   func print(table: Table, json: JSONValue, header: String? = nil, notes: [String] = []) {

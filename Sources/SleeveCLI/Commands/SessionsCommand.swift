@@ -22,13 +22,14 @@ enum SessionsCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     let database = try context.openDatabase()
-    let (sessions, pruned, deliveries) = try database.snapshot {
+    let (sessions, pruned, deliveries, unowned) = try database.snapshot {
       let sessions = try database.sessions(matching: filter)
       return (
         sessions, Set(try database.rawPrunedSessions(among: sessions)),
-        try database.deliveryStates(of: sessions)
+        try database.deliveryStates(of: sessions), try database.unownedRows()
       )
     }
+    context.warnUnowned(unowned)
     // A pruned session's fires and outcomes are its summary's counts, and its status says so.
     func status(_ session: SessionSummary) -> String {
       session.status + (pruned.contains(session.id) ? ", raw pruned" : "")
@@ -103,7 +104,11 @@ enum SessionsCommand: Command {
               ("deliveries", .array((deliveries[session.id] ?? []).map(DeliveryText.json))),
             ])
           })
-      )
+      ),
+      (
+        "unownedRows",
+        .object(unowned.counts.map { ($0.table, .int($0.rows)) })
+      ),
     ])
     context.print(table: table, json: json)
     return .success

@@ -26,7 +26,11 @@ enum SummarizeCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     // The selection is read first, so a selection that matches nothing never upgrades the file.
-    let sessions = try context.openDatabase().sessions(matching: filter)
+    let database = try context.openDatabase()
+    let (sessions, unowned) = try database.snapshot {
+      (try database.sessions(matching: filter), try database.unownedRows())
+    }
+    context.warnUnowned(unowned)
     let connection = try SleeveDatabase.openForWriting(path: context.databasePath)
     let progress = ProgressLine(console: context.console)
     let report = try SessionSummarizer.summarize(
