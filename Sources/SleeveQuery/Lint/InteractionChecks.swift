@@ -29,7 +29,8 @@ struct InteractionChecks {
     guard let ids = data.session.idRange else { return }
     let rows = try database.connection.prepare(
       """
-      SELECT control_id, was_enabled, depth, first_fire_id, last_fire_id, fire_count, ended_ns
+      SELECT control_id, was_enabled, depth, first_fire_id, last_fire_id, fire_count, ended_ns,
+        at_ns
       FROM interactions WHERE id BETWEEN ? AND ? ORDER BY id
       """)
     try rows.bind(ids.lowerBound, at: 1)
@@ -106,8 +107,8 @@ struct InteractionChecks {
       // `tap()`) is not the user's, so it is not in the burst window.
       if rows.int64(at: 2) <= 1 {
         state.rage.add(
-          at: rows.int64(at: 6), dead: dead, failed: failed, count: options.rageCount,
-          window: options.rageWindowNanoseconds)
+          startedAt: rows.int64(at: 7), endedAt: rows.int64(at: 6), dead: dead, failed: failed,
+          options: options)
       }
       states[control] = state
     }
@@ -139,11 +140,14 @@ struct InteractionChecks {
 }
 
 /// Rage bursts on one control: an interaction is in a burst when it and the `count - 1`
-/// before it ended within `window`; a burst is a run of such interactions (and the ones
-/// that started it). Keeps only the last `count - 1` interactions: memory does not grow with
-/// the session.
+/// before it ended within `window`, each started at least the minimum gap after the one
+/// before it (a person's pace); a burst is a run of such interactions (and the ones that
+/// started it). An interaction that starts sooner after the one before (a machine's pace, or
+/// a damaged time going backwards) ends the burst and is in none. Keeps only the last `count`
+/// interactions: memory does not grow with the session.
 struct RageWindow {
   private var recent: [(at: Int64, dead: Bool, failed: Bool, counted: Bool)] = []
+  private var lastStart: Int64?
   private var current: Int64 = 0
   private(set) var bursts: Int64 = 0
   private(set) var largest: Int64 = 0
@@ -151,10 +155,24 @@ struct RageWindow {
   private(set) var dead: Int64 = 0
   private(set) var failed: Int64 = 0
 
-  /// Adds the next interaction, ended at `at` (nanoseconds, nondecreasing).
-  mutating func add(at: Int64, dead isDead: Bool, failed isFailed: Bool, count: Int, window: Int64)
-  {
-    let needed = max(count, 1)
+  /// Adds the next interaction, started at `startedAt` and ended at `endedAt` (nanoseconds,
+  /// in the order interactions end).
+  mutating func add(
+    startedAt: Int64, endedAt at: Int64, dead isDead: Bool, failed isFailed: Bool,
+    options: LintOptions
+  ) {
+    let needed = max(options.rageCount, 1)
+    let window = options.rageWindowNanoseconds
+    defer { lastStart = startedAt }
+    if let lastStart {
+      // Damaged times far apart must not wrap into a person's pace.
+      let (gap, overflow) = startedAt.subtractingReportingOverflow(lastStart)
+      guard !overflow, gap >= options.rageMinimumGapNanoseconds else {
+        recent.removeAll()
+        current = 0
+        return
+      }
+    }
     recent.append((at, isDead, isFailed, false))
     if recent.count > needed { recent.removeFirst(recent.count - needed) }
     // Damaged times far apart must not wrap into the window.

@@ -139,9 +139,17 @@ public struct LintOptions: Equatable, Sendable {
   public var rageCount = 3
   /// ... within this window (1 s).
   public var rageWindowNanoseconds: Int64 = 1_000_000_000
+  /// ... each started at least this long after the one before it on the control (100 ms).
+  ///
+  /// People tap at most 6 or 7 times a second, about 150 ms apart (100 ms leaves room for a
+  /// fast pair): interactions that start closer together are a machine's (a test's loop, a
+  /// script), not a person's repeating, so such an interaction ends any burst and starts
+  /// none, and a test that taps a control 40 times in a loop is not rage.
+  public var rageMinimumGapNanoseconds: Int64 = 100_000_000
   /// The checks not to run.
   public var disabled: Set<LintCheck> = []
 
-  /// The defaults: 16.7 ms frames, 3 interactions within 1 s, every check on.
+  /// The defaults: 16.7 ms frames, 3 interactions within 1 s at least 100 ms apart, every
+  /// check on.
   public init() {}
 }

@@ -1,9 +1,10 @@
 import Foundation
 import SleeveCore
-import SleeveQuery
 import SleeveRecorder
 import SleeveTestSupport
 import Testing
+
+@testable import SleeveQuery
 
 #if canImport(Glibc)
   import Glibc
@@ -162,8 +163,10 @@ struct LintCheckTests {
   func rageBurstIsFound() async throws {
     let directory = TemporaryDirectory()
     let database = try await LintScenario.record(directory) { screen, _ in
-      screen.pay.tap()
-      screen.pay.tap()
+      for _ in 0..<2 {
+        LintScenario.personPause()
+        screen.pay.tap()
+      }
     }
     let report = try LintScenario.lint(database)
     #expect(LintScenario.summary(report) == ["rage-interaction: checkout.pay - @- [note]"])
@@ -177,7 +180,10 @@ struct LintCheckTests {
     let directory = TemporaryDirectory()
     let database = try await LintScenario.record(directory) { _, session in
       let help = Button(name: "checkout.help", observer: session)
-      for _ in 0..<4 { help.tap() }
+      for _ in 0..<4 {
+        help.tap()
+        LintScenario.personPause()
+      }
     }
     let report = try LintScenario.lint(database)
     #expect(
@@ -187,6 +193,40 @@ struct LintCheckTests {
       ])
     let rage = try LintScenario.evidence(#require(report.findings.last))
     #expect(rage["largest burst"] == "4" && rage["dead in bursts"] == "4")
+  }
+
+  @Test("a test's loop tapping a control 40 times at machine speed is no rage burst")
+  func machineSpeedLoopIsNotRage() async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { screen, session in
+      for _ in 0..<40 { screen.pay.tap() }
+      // A control whose taps run nothing is dead at machine speed too, and still not rage.
+      let help = Button(name: "checkout.help", observer: session)
+      for _ in 0..<40 { help.tap() }
+    }
+    let report = try LintScenario.lint(database)
+    #expect(LintScenario.summary(report) == ["dead-interaction: checkout.help - @- [warning]"])
+  }
+
+  @Test("interactions closer together than the minimum gap end a person's burst and start none")
+  func machinePacedInteractionEndsTheBurst() {
+    var options = LintOptions()
+    options.rageWindowNanoseconds = 10_000
+    options.rageMinimumGapNanoseconds = 100
+    var window = RageWindow()
+    // Two at a person's pace, one a machine's (10 ns later), then two at a person's pace:
+    // no three in a row are paced, so there is no burst.
+    for start: Int64 in [0, 200, 210, 400, 600] {
+      window.add(startedAt: start, endedAt: start + 5, dead: false, failed: false, options: options)
+    }
+    #expect(window.bursts == 0)
+    // A third paced one completes a burst of the three since the machine's.
+    window.add(startedAt: 800, endedAt: 805, dead: false, failed: false, options: options)
+    #expect(window.bursts == 1 && window.largest == 3)
+    // A start before the last one (a damaged time) ends it, as a machine's does.
+    window.add(startedAt: 700, endedAt: 810, dead: false, failed: false, options: options)
+    window.add(startedAt: 1_000, endedAt: 1_005, dead: false, failed: false, options: options)
+    #expect(window.bursts == 1 && window.largest == 3 && window.members == 3)
   }
 
   @Test("an interaction whose handler throws is an error interaction")

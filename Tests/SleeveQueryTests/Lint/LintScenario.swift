@@ -86,6 +86,12 @@ enum LintScenario {
     }
   }
 
+  /// Waits as long as a person takes between two taps (150 ms: people tap at most 6 or 7
+  /// times a second), so the next interaction is at a person's pace, not a loop's.
+  static func personPause() {
+    Thread.sleep(forTimeInterval: 0.150)
+  }
+
   /// The evidence of `finding` as `name=value` texts.
   static func evidence(_ finding: LintFinding) -> [String: String] {
     var values: [String: String] = [:]
