@@ -36,10 +36,15 @@ public struct LintFinding: Equatable, Sendable {
   /// The control's name.
   public let control: String
   /// The handler's name as reports name it (`submit`, `Checkout.swift:42`), when the finding
-  /// is about one handler; `nil` for a control's own finding (interactions, nesting).
+  /// is about one handler (an error interaction's handler that threw, the handler that
+  /// re-sent a fire the nesting limit refused); `nil` for a dead or rage interaction, a
+  /// finding about the control as a whole.
   public let handler: String?
-  /// The registration site the finding points at (`Checkout.swift:42`, as recorded), when
-  /// there is one: annotations go there, and suppressions match it.
+  /// The registration site a developer should open (`Checkout.swift:42`, as recorded):
+  /// annotations go there, and suppressions match it. Every check names one: the handler's
+  /// own site, the handler that threw or re-sent, or for a dead or rage interaction the
+  /// control's wiring (the handler on it that ran most, else the first registered on it).
+  /// `nil` only for a control no handler was ever registered on in the finding's sessions.
   public let site: String?
   /// Other sites involved (the replacing site, the other wiring), as recorded.
   public let otherSites: [String]
@@ -54,9 +59,17 @@ public struct LintFinding: Equatable, Sendable {
   /// fail.
   public var suppression: LintSuppressionMatch?
 
-  /// What a suppression is matched against: the site when there is one, else the control's
-  /// name.
-  public var suppressionKey: String { site ?? control }
+  /// What a suppression is matched against, in order: the site when there is one, then, for
+  /// a control's own check (dead, rage and error interactions, nesting), the control's name
+  /// (what such a finding was suppressed by before it named a site).
+  public var suppressionKeys: [String] {
+    let ownsControl: Set<LintCheck> = [
+      .deadInteraction, .rageInteraction, .errorInteraction, .nestingPressure,
+    ]
+    var keys = site.map { [$0] } ?? []
+    if site == nil || ownsControl.contains(check) { keys.append(control) }
+    return keys
+  }
 
   /// Creates a finding.
   public init(
