@@ -14,9 +14,10 @@ import Testing
 /// when the test finishes, whether it passed, failed or threw. Its `session_context` row holds
 /// the CI context (``RunContext``), the test's identity and how it ended:
 ///
-/// - id: `Test.ID`'s description (module, type and function, with its source location); one
-///   session per test case of a parameterized test, all with the test's id (Swift Testing
-///   gives a test case no public identity).
+/// - id: `Test.ID`'s description without its source location (module, type and function:
+///   `Module.Suite/payOnce()`), so adding a line above a test keeps its id; each case of a
+///   parameterized test is its own session, its id followed by the case's arguments
+///   (`Module.Suite/pays(amount:)/(amount: 5)`).
 /// - name: the display name, else the function's name; suite: the id of the containing suite
 ///   (for a suite-level session, its own id); tags: the test's tags (`Test.tags`), sorted.
 /// - result, from Swift Testing's public API only (``TestIdentity/Result``'s
@@ -45,7 +46,7 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
     let recorder = try await SharedRecorders.recorder(for: SharedRecorders.resolvedPath(path))
     let session = try await recorder.beginSession(
       name: test.displayName ?? test.name, tags: ["swift-testing"] + tags,
-      environment: environment, test: Self.identity(of: test))
+      environment: environment, test: Self.identity(of: test, case: testCase))
     let failureRecorded = Locked(false)
     // Observes every issue recorded inside the scope and passes it on unchanged.
     let observer: IssueHandlingTrait = .filterIssues { issue in
@@ -68,19 +69,50 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
         failureRecorded: failureRecorded.withLock { $0 }, threw: false, skipped: false))
   }
 
-  /// `test`'s identity as the trait records it.
-  static func identity(of test: Test) -> TestIdentity {
-    // The suite: the test's id without its source location and, for a test function, without
-    // its own name component; none for a function outside any suite.
-    var suite: Test.ID? = test.id
-    suite?.sourceLocation = nil
+  /// `test`'s identity as the trait records it, for `testCase` when it is one case of a
+  /// parameterized test.
+  static func identity(of test: Test, case testCase: Test.Case?) -> TestIdentity {
+    // The id: module, suite and function, never the source location (which moves when a line
+    // is added above the test), then a parameterized case's arguments.
+    var id = test.id
+    id.sourceLocation = nil
+    var recordedID = id.description
+    if let testCase, testCase.isParameterized, let arguments = arguments(of: testCase) {
+      recordedID += "/(" + arguments + ")"
+    }
+    // The suite: the id without, for a test function, its own name component; none for a
+    // function outside any suite.
+    var suite: Test.ID? = id
     if !test.isSuite {
       suite?.nameComponents.removeLast()
       if suite?.nameComponents.isEmpty == true { suite = nil }
     }
     return TestIdentity(
-      id: test.id.description, name: test.displayName ?? test.name,
+      id: recordedID, name: test.displayName ?? test.name,
       suite: suite?.description, tags: test.tags.map(\.description).sorted())
+  }
+
+  /// `amount: 5, name: "a"`: a parameterized case's arguments, each its parameter's name and
+  /// its value as Swift Testing describes values (`String(describingForTest:)`); `nil` when
+  /// they cannot be read. Swift Testing keeps `Test.Case.arguments` out of its public API, so
+  /// they are read by reflection of what it stores: the arguments of its `_kind`'s
+  /// `parameterized` case (the layout of the toolchain this is built with) or a stored
+  /// `arguments` (an earlier layout), each a `value` and a `parameter` with a `firstName`. A
+  /// layout that differs leaves the case out of the id, never a wrong one in it.
+  static func arguments(of testCase: Test.Case) -> String? {
+    let mirror = Mirror(reflecting: testCase)
+    let stored =
+      mirror.descendant("_kind", "parameterized", "arguments") ?? mirror.descendant("arguments")
+    guard let arguments = stored as? [Any], !arguments.isEmpty else { return nil }
+    var described: [String] = []
+    for argument in arguments {
+      let mirror = Mirror(reflecting: argument)
+      guard let value = mirror.descendant("value"),
+        let name = mirror.descendant("parameter", "firstName") as? String
+      else { return nil }
+      described.append(name + ": " + String(describingForTest: value))
+    }
+    return described.joined(separator: ", ")
   }
 }
 

@@ -55,6 +55,7 @@ struct DemoLintTests {
       #expect(found.first?.control == expectedControls[check], "\(check.id)")
       #expect(found.first?.severity == check.severity, "\(check.id)")
       #expect(found.first?.sessions == sessions, "\(check.id)")
+      #expect(found.first?.site?.hasPrefix("SleeveCLI/") == true, "\(check.id) names no site")
     }
     #expect(findings.count == LintCheck.allCases.count, "\(describe(report))")
     #expect(report.suppressed.isEmpty && report.sessionsWithoutInteractionData == 0)

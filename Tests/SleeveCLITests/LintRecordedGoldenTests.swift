@@ -75,9 +75,14 @@ struct LintRecordedGoldenTests {
     track.sendActions(for: .valueChanged)
     owner = nil
     track.sendActions(for: .valueChanged)
-    // Dead and rage: a button whose taps run nothing, tapped three times.
+    // Dead and rage: a button wired to an event a tap never sends, tapped three times.
     let help = Button(name: "checkout.help", observer: session)
-    for _ in 0..<3 { help.tap() }
+    help.on(.valueChanged) { _ in }
+    for tap in 0..<3 {
+      // A person's pace: taps closer together are a machine's, never rage.
+      if tap > 0 { Thread.sleep(forTimeInterval: 0.150) }
+      help.tap()
+    }
     // Error interaction.
     let promo = Button(name: "checkout.promo", observer: session)
     promo.on(.touchUpInside) { _ in throw CocoaError(.userCancelled) }
@@ -108,6 +113,25 @@ struct LintRecordedGoldenTests {
     let text = result.out.replacing(stamp, with: "timestamp=\"(now)\"")
     CLIRunner.updateGoldenIfAsked(file, with: text)
     #expect(text == CLIRunner.golden(file))
+  }
+
+  @Test("every finding names its registration site, and each GitHub annotation has file= and line=")
+  func everyFindingIsAnnotatedAtItsSite() async throws {
+    let path = try await Self.recorded.get()
+    let result = await CLIRunner.run([
+      "lint", "--db", path, "--format", "github", "--disable", "main-thread-stall",
+    ])
+    let annotations = result.out.split(separator: "\n").filter {
+      !$0.hasPrefix("::notice title=sleeve lint::")
+    }
+    #expect(annotations.count == LintCheckIDs.deterministic.count, "\(result.out)")
+    for annotation in annotations {
+      #expect(
+        annotation.contains(
+          /^::(error|warning|notice) file=[^,]*SleeveCLITests\/LintRecordedGoldenTests\.swift,line=[1-9][0-9]*,title=/
+        ),
+        "\(annotation)")
+    }
   }
 
   @Test("the recorded pitfalls are each found once, and nothing else is")

@@ -139,6 +139,22 @@ struct BaselineDiffTests {
     #expect(diff.rows.first?.verdict == .unchanged)
   }
 
+  @Test("baseline ids an older recorder stored with their source location pair with new ids")
+  func olderIDsWithLocationPair() throws {
+    let history = try SyntheticHistory(
+      seed: 9, handlers: [.init("steady")], testID: "CheckoutTests.Pay/submit()")
+    // Main's sessions were recorded before ids dropped the location, at two lines (a line
+    // was added above the test between them); the candidate's by a recorder that drops it.
+    try history.fixture.connection.execute(
+      """
+      UPDATE session_context SET test_id = 'CheckoutTests.Pay/submit()/PayTests.swift:'
+        || (7 + session_id % 2) || ':4' WHERE session_id <= 10
+      """)
+    let diff = try Self.diff(history)
+    #expect(diff.stratifiedByTest)
+    #expect(diff.rows.first?.strata == 1)
+  }
+
   @Test("sessions that all record their test are compared test by test")
   func stratifiedByTest() throws {
     let history = try SyntheticHistory(

@@ -10,8 +10,10 @@ import SleeveCore
 /// - silent-replacement: the sheet and the coordinator both register `id: "close"` on the
 ///   close button, each with itself as owner, so whichever registers last silently wins;
 /// - mixed-wiring: a closure joins the cancel button's target-action on `touchUpInside`;
-/// - dead-interaction: the Apple Pay button was never wired, and the user taps it;
-/// - rage-interaction: three taps on Apply while its async handler waits on the network;
+/// - dead-interaction: the Apple Pay button is wired to `valueChanged`, which a tap never
+///   sends, and the user taps it;
+/// - rage-interaction: three taps on Apply, a person's 150 ms apart, while its async handler
+///   waits on the network;
 /// - error-interaction: an unknown postcode makes the address lookup throw;
 /// - main-thread-stall: saving the card encrypts it synchronously (about 20 ms, once);
 /// - nesting-pressure: express shipping's handler sends its own event again, until the
@@ -98,15 +100,21 @@ final class CheckoutVisit {
 
     let apply = Button(name: "checkout.apply-promo", observer: observer)
     apply.on(.touchUpInside, id: "apply-promo") { _ in
-      try await Task.sleep(for: .milliseconds(3))  // the network: nothing shows meanwhile
+      try await Task.sleep(for: .milliseconds(400))  // the network: nothing shows meanwhile
     }
-    apply.tap()
-    apply.tap()
-    apply.tap()
+    // A person's taps, 150 ms apart: lint reads taps closer together as a machine's (a test's
+    // loop), never as rage. The pause blocks, as a person's does not, so a busy cooperative pool
+    // cannot stretch the three taps past the rage window.
+    for tap in 0..<3 {
+      if tap > 0 { usleep(150_000) }
+      apply.tap()
+    }
     await apply.waitUntilIdle()
 
     let applePay = Button(name: "checkout.apple-pay", observer: observer)
-    applePay.tap()  // never wired
+    // Wired to a switch's event, which a button's tap never sends.
+    applePay.on(.valueChanged, id: "pay-with-apple-pay") { _ in }
+    applePay.tap()
 
     let close = Button(name: "checkout.close", observer: observer)
     sheet.wire(close: close)

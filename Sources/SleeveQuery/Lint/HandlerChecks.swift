@@ -62,41 +62,100 @@ enum HandlerChecks {
     }
   }
 
-  /// Fires refused at the nesting limit, per control, with the chain of one of them.
-  /// Numbers: refused outcomes, the chain's depth.
+  /// Fires refused at the nesting limit, per control, with the chain of one of them and the
+  /// handler that re-sent it (``reSenders(of:data:database:)``). Numbers: refused outcomes,
+  /// the chain's depth.
   static func nestingPressure(
     _ data: LintSessionData, database: QueryDatabase, into sink: inout LintObservations
   ) throws {
-    var byControl: [Int64: (refused: Int64, fire: Int64)] = [:]
+    var byControl: [Int64: (refused: Int64, fire: Int64, handler: Int)] = [:]
     for (index, tally) in data.tallies.enumerated()
     where tally.refused > 0 && data.registrations[index].isSelected {
       let control = data.registrations[index].control
       let known = byControl[control]
       byControl[control] = (
         (known?.refused ?? 0) + Int64(tally.refused),
-        min(known?.fire ?? .max, tally.refusedFire ?? .max)
+        min(known?.fire ?? .max, tally.refusedFire ?? .max), known?.handler ?? index
       )
     }
+    guard !byControl.isEmpty else { return }
+    var chains: [Int64: (text: String, depth: Int, sentFrom: SentFrom?)] = [:]
     for (control, refused) in byControl {
-      let chain = try self.chain(of: refused.fire, data: data, database: database)
+      chains[control] = try chain(of: refused.fire, data: data, database: database)
+    }
+    let senders = try reSenders(
+      of: chains.values.compactMap(\.sentFrom), data: data, database: database)
+    for (control, refused) in byControl {
+      guard let chain = chains[control] else { continue }
+      // The handler that re-sent the refused fire, else (an async send, a damaged file) the
+      // first handler the limit refused on the control.
+      let handler = data.registrations[
+        chain.sentFrom.flatMap { senders[$0] } ?? refused.handler]
       sink.add(
         LintObservationKey(
-          check: .nestingPressure, control: data.controlName(control), handler: nil, site: nil),
+          check: .nestingPressure, control: data.controlName(control),
+          handler: handler.handler, site: handler.site),
         LintObservation(
           numbers: [refused.refused, Int64(chain.depth)], sessions: [data.session.id],
           texts: [chain.text]))
     }
   }
 
+  /// A refused fire's parent fire and when the refused fire began: the handler that re-sent
+  /// it was running in that parent at that time.
+  struct SentFrom: Hashable {
+    let parent: Int64
+    let at: Int64
+  }
+
+  /// The handler (an index into the session's registrations) that sent each refused fire:
+  /// the one of its parent fire's handlers that ran (ok or failed) while the refused fire
+  /// began, the latest started of those; one pass over the session's outcomes. A sender not
+  /// found (an async handler's send, a damaged file) has no entry.
+  static func reSenders(
+    of sends: [SentFrom], data: LintSessionData, database: QueryDatabase
+  ) throws -> [SentFrom: Int] {
+    guard !sends.isEmpty, let ids = data.session.idRange else { return [:] }
+    let byParent = Dictionary(grouping: sends, by: \.parent)
+    var found: [SentFrom: (index: Int, started: Int64)] = [:]
+    let statement = try database.connection.prepare(
+      """
+      SELECT fire_id, registration_id, status, started_ns, duration_ns FROM outcomes
+      WHERE id BETWEEN ? AND ?
+      """)
+    try statement.bind(ids.lowerBound, at: 1)
+    try statement.bind(ids.upperBound, at: 2)
+    let ok = RecordCodes.Status.ok.rawValue
+    let failed = RecordCodes.Status.failed.rawValue
+    while try statement.step() {
+      guard let waiting = byParent[statement.int64(at: 0)] else { continue }
+      let status = statement.int64(at: 2)
+      guard status == ok || status == failed,
+        let index = data.index(of: statement.int64(at: 1))
+      else { continue }
+      let started = statement.int64(at: 3)
+      // A damaged duration must not wrap past the send.
+      let (ended, overflow) = started.addingReportingOverflow(statement.int64(at: 4))
+      for send in waiting where started <= send.at && (overflow || send.at <= ended) {
+        if started > found[send]?.started ?? .min { found[send] = (index, started) }
+      }
+    }
+    return found.mapValues(\.index)
+  }
+
   /// The controls from the outermost fire down to `fire`, through recorded parents (at most
   /// 4,096 steps, so a cycle in a damaged file cannot hang), written as its repeating cycle:
   /// `a → b → a → … (33 fires deep)`.
+  ///
+  /// Also says where the fire was sent from: its parent and when it began, when it has a
+  /// parent.
   static func chain(of fire: Int64, data: LintSessionData, database: QueryDatabase) throws
-    -> (text: String, depth: Int)
+    -> (text: String, depth: Int, sentFrom: SentFrom?)
   {
     let statement = try database.connection.prepare(
-      "SELECT control_id, parent_fire_id FROM fires WHERE id = ?")
+      "SELECT control_id, parent_fire_id, at_ns FROM fires WHERE id = ?")
     var names: [String] = []
+    var sentFrom: SentFrom?
     var next: Int64? = fire
     while let current = next, names.count < 4_096 {
       statement.reset()
@@ -104,9 +163,12 @@ enum HandlerChecks {
       guard try statement.step() else { break }
       names.append(data.controlName(statement.int64(at: 0)))
       next = statement.optionalInt64(at: 1)
+      if names.count == 1, let parent = next {
+        sentFrom = SentFrom(parent: parent, at: statement.int64(at: 2))
+      }
     }
     names.reverse()
-    guard !names.isEmpty else { return ("-", 0) }
+    guard !names.isEmpty else { return ("-", 0, nil) }
     let period =
       (1...names.count).first { period in
         names.indices.allSatisfy { $0 < period || names[$0] == names[$0 - period] }
@@ -115,6 +177,6 @@ enum HandlerChecks {
     let text =
       shown.joined(separator: " → ")
       + (names.count > shown.count ? " → … (\(names.count) fires deep)" : "")
-    return (text, names.count)
+    return (text, names.count, sentFrom)
   }
 }

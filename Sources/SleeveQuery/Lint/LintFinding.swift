@@ -36,10 +36,15 @@ public struct LintFinding: Equatable, Sendable {
   /// The control's name.
   public let control: String
   /// The handler's name as reports name it (`submit`, `Checkout.swift:42`), when the finding
-  /// is about one handler; `nil` for a control's own finding (interactions, nesting).
+  /// is about one handler (an error interaction's handler that threw, the handler that
+  /// re-sent a fire the nesting limit refused); `nil` for a dead or rage interaction, a
+  /// finding about the control as a whole.
   public let handler: String?
-  /// The registration site the finding points at (`Checkout.swift:42`, as recorded), when
-  /// there is one: annotations go there, and suppressions match it.
+  /// The registration site a developer should open (`Checkout.swift:42`, as recorded):
+  /// annotations go there, and suppressions match it. Every check names one: the handler's
+  /// own site, the handler that threw or re-sent, or for a dead or rage interaction the
+  /// control's wiring (the handler on it that ran most, else the first registered on it).
+  /// `nil` only for a control no handler was ever registered on in the finding's sessions.
   public let site: String?
   /// Other sites involved (the replacing site, the other wiring), as recorded.
   public let otherSites: [String]
@@ -54,9 +59,17 @@ public struct LintFinding: Equatable, Sendable {
   /// fail.
   public var suppression: LintSuppressionMatch?
 
-  /// What a suppression is matched against: the site when there is one, else the control's
-  /// name.
-  public var suppressionKey: String { site ?? control }
+  /// What a suppression is matched against, in order: the site when there is one, then, for
+  /// a control's own check (dead, rage and error interactions, nesting), the control's name
+  /// (what such a finding was suppressed by before it named a site).
+  public var suppressionKeys: [String] {
+    let ownsControl: Set<LintCheck> = [
+      .deadInteraction, .rageInteraction, .errorInteraction, .nestingPressure,
+    ]
+    var keys = site.map { [$0] } ?? []
+    if site == nil || ownsControl.contains(check) { keys.append(control) }
+    return keys
+  }
 
   /// Creates a finding.
   public init(
@@ -139,9 +152,17 @@ public struct LintOptions: Equatable, Sendable {
   public var rageCount = 3
   /// ... within this window (1 s).
   public var rageWindowNanoseconds: Int64 = 1_000_000_000
+  /// ... each started at least this long after the one before it on the control (100 ms).
+  ///
+  /// People tap at most 6 or 7 times a second, about 150 ms apart (100 ms leaves room for a
+  /// fast pair): interactions that start closer together are a machine's (a test's loop, a
+  /// script), not a person's repeating, so such an interaction ends any burst and starts
+  /// none, and a test that taps a control 40 times in a loop is not rage.
+  public var rageMinimumGapNanoseconds: Int64 = 100_000_000
   /// The checks not to run.
   public var disabled: Set<LintCheck> = []
 
-  /// The defaults: 16.7 ms frames, 3 interactions within 1 s, every check on.
+  /// The defaults: 16.7 ms frames, 3 interactions within 1 s at least 100 ms apart, every
+  /// check on.
   public init() {}
 }

@@ -17,6 +17,9 @@ struct LintSessionData {
   /// Facts per fire number, dense when fire numbers are compact, else sparse.
   var denseFacts: [UInt8] = []
   var sparseFacts: [Int64: UInt8] = [:]
+  /// By fire number, the first handler (an index into ``registrations``) that failed in it:
+  /// the throwing handler an error interaction names. Only failed fires have an entry.
+  var failedBy: [Int64: Int] = [:]
 
   /// Reads the session's handlers and lifetimes; the outcome pass is ``scanOutcomes``.
   init(database: QueryDatabase, session: SessionSummary, filter: QueryFilter = QueryFilter())
@@ -111,12 +114,16 @@ struct LintSessionData {
       let fire = statement.int64(at: 4)
       // An outcome naming another session's fire (a damaged file) says nothing of this one.
       guard RowID.session(of: fire) == session.id else { continue }
+      let registration = index(of: statement.int64(at: 0))
       // An async handler cancelled mid-run (removed, replaced) ran: its interaction
       // reached a handler, so it is not dead.
       if factsPerFire && (status == ok || status == failed || status == cancelled) {
         record(status == failed ? FireFacts.ran | FireFacts.failed : FireFacts.ran, of: fire)
+        if status == failed, let registration, failedBy[RowID.number(of: fire)] == nil {
+          failedBy[RowID.number(of: fire)] = registration
+        }
       }
-      guard let index = index(of: statement.int64(at: 0)) else { continue }
+      guard let index = registration else { continue }
       switch status {
       case ok, failed:
         tallies[index].reached += 1
@@ -168,6 +175,29 @@ struct LintSessionData {
     } else {
       sparseFacts[number, default: 0] |= facts
     }
+  }
+
+  /// The handler that failed first in the fire with row id `fire` (an index into
+  /// ``registrations``), if one did.
+  func failingHandler(of fire: Int64) -> Int? {
+    failedBy[RowID.number(of: fire)]
+  }
+
+  /// Per control, the registration a finding about the control as a whole (a dead or a rage
+  /// interaction) points at, its wiring: the handler on it that ran most often in the
+  /// session, the first registered of those that ran equally often; when none ran, the first
+  /// one registered on it (a handler for an event the user never sent, one behind a flag
+  /// that is off). A control no handler was ever registered on has none.
+  func wiring() -> [Int64: Int] {
+    var best: [Int64: Int] = [:]
+    for (index, registration) in registrations.enumerated() {
+      guard let known = best[registration.control] else {
+        best[registration.control] = index
+        continue
+      }
+      if tallies[index].ran > tallies[known].ran { best[registration.control] = index }
+    }
+    return best
   }
 
   /// The facts of the fire with row id `fire` (one of this session's).

@@ -18,8 +18,12 @@ struct LintSuppressionIndex {
     }
   }
 
-  /// The suppression covering `finding`, if any.
+  /// The suppression covering `finding`, if any: the first of its
+  /// ``LintFinding/suppressionKeys`` suppressed for its check.
   func match(_ finding: LintFinding) -> LintSuppressionMatch? {
-    byKey[Key(check: finding.check.id, site: finding.suppressionKey)]
+    for key in finding.suppressionKeys {
+      if let match = byKey[Key(check: finding.check.id, site: key)] { return match }
+    }
+    return nil
   }
 }

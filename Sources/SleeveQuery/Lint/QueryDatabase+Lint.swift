@@ -5,11 +5,15 @@ extension QueryDatabase {
   /// each leaves a trace of (see ``LintCheck``), with the evidence, pooled across sessions
   /// per control and handler.
   ///
-  /// One pass over each session's outcomes; the interactions table is streamed; fires are
-  /// read only where an interaction has nested fires, for orphaned handlers (from the first
-  /// orphaning on) and for the chain of a refused fire. Memory: the small tables, one byte
-  /// per fire when the session has interactions, and the synchronous durations over the
-  /// frame budget.
+  /// One pass over each session's outcomes (a second in a session with fires refused at the
+  /// nesting limit, for the handlers that re-sent them); the interactions table is streamed;
+  /// fires are read only where an interaction has nested fires, for orphaned handlers (from
+  /// the first orphaning on) and for the chain of a refused fire. Memory: the small tables,
+  /// one byte per fire and one entry per failed fire (its first throwing handler) when the
+  /// session has interactions, and the synchronous durations over the frame budget.
+  ///
+  /// Every finding names the registration site a developer should open
+  /// (``LintFinding/site``).
   ///
   /// - Throws: `QueryError.sessionNotFound` when the filter selects nothing; store errors
   ///   for damaged files.

@@ -7,7 +7,8 @@ public struct SessionContext: Equatable, Sendable {
   /// Where it ran: commit, branch, pull request, pipeline, attempt, job, runner, repository,
   /// build URL and CI system (a `ci_system` this binary does not know reads as `nil`).
   public var run = RunContext()
-  /// The recorded test's full id.
+  /// The recorded test's full id, as recorded (an older recorder's ends with the test's source
+  /// location; ``test`` reads it without).
   public var testID: String?
   /// The test's display name.
   public var testName: String?
@@ -21,8 +22,9 @@ public struct SessionContext: Equatable, Sendable {
   /// Nothing known.
   public init() {}
 
-  /// The test identity sessions are compared by (its id, else its display name), or `nil`.
-  public var test: String? { testID ?? testName }
+  /// The test identity sessions are compared by (its id without a trailing source location,
+  /// see ``RecordedTestID``; else its display name), or `nil`.
+  public var test: String? { testID.map(RecordedTestID.withoutLocation) ?? testName }
 
   /// The fields that are known, by the names `sessions --format json` uses, in a fixed order.
   public var knownFields: [(name: String, value: String)] {

@@ -56,6 +56,32 @@ struct LintReportTests {
     #expect(report.count(atLeast: .error) == 0 && report.count(atLeast: .warning) == 1)
   }
 
+  @Test(
+    "a control's own finding, which now names a site, is suppressed by that site or by the control's name",
+    arguments: [false, true])
+  func controlNameStillSuppresses(bySite: Bool) async throws {
+    let directory = TemporaryDirectory()
+    let database = try await LintScenario.record(directory) { _, session in
+      let help = Button(name: "checkout.help", observer: session)
+      LintCheckTests.wireHelp(help)
+      help.tap()
+    }
+    let dead = try #require(LintScenario.lint(database).findings.first)
+    #expect(dead.check == .deadInteraction)
+    let site = try #require(dead.site)
+    let writer = try SleeveDatabase.openForWriting(path: database.path)
+    let insert = try writer.prepare(
+      """
+      INSERT INTO lint_suppressions (check_id, site, reason, actor, added_unix_ns)
+      VALUES (?, ?, 'help is coming', NULL, 1)
+      """)
+    try insert.bind([.text(LintCheck.deadInteraction.id), .text(bySite ? site : "checkout.help")])
+    try insert.run()
+    let report = try LintScenario.lint(database)
+    #expect(report.findings.isEmpty)
+    #expect(report.suppressed.map(\.check) == [.deadInteraction])
+  }
+
   /// One handler with durations 1, 2, …, 100 ms in a file written row by row.
   static func hundredMilliseconds() throws -> FixtureDatabase {
     let fixture = try FixtureDatabase()

@@ -25,12 +25,16 @@ final class CheckoutScreen {
   let gift: Switch
   let later: Button
 
+  /// The line of the `submit` handler that replaces the first one and runs.
+  nonisolated static let submitLine = #line + 9
+
   init(observer: any DispatchObserver) {
     pay = Button(name: "checkout.pay", observer: observer)
     code = TextField(name: "checkout.code", observer: observer)
     gift = Switch(name: "checkout.gift", observer: observer)
     later = Button(name: "checkout.later", observer: observer)
     pay.on(.touchUpInside, id: "submit", owner: model) { model, _ in model.steps.append("v1") }
+    // The pay button's wiring: the handler that runs (`submitLine`).
     pay.on(.touchUpInside, id: "submit", owner: model) { model, _ in model.steps.append("v2") }
     code.on(.editingChanged, owner: model) { model, field in model.steps.append(field.text) }
     gift.on(.valueChanged, owner: model) { model, toggle in model.steps.append("\(toggle.isOn)") }
@@ -78,12 +82,23 @@ enum LintScenario {
     return try database.lint(filter: filter, options: options)
   }
 
+  /// `SleeveQueryTests/<file>:<line>`: a site as the recorder records it for this module.
+  static func site(_ file: String, _ line: Int) -> String {
+    "SleeveQueryTests/\(file):\(line)"
+  }
+
   /// `check: control handler @site` of each finding, for exact comparisons.
   static func summary(_ report: LintReport) -> [String] {
     report.findings.map {
       "\($0.check.id): \($0.control) \($0.handler ?? "-") @\($0.site ?? "-")"
         + " [\($0.severity.rawValue)]"
     }
+  }
+
+  /// Waits as long as a person takes between two taps (150 ms: people tap at most 6 or 7
+  /// times a second), so the next interaction is at a person's pace, not a loop's.
+  static func personPause() {
+    Thread.sleep(forTimeInterval: 0.150)
   }
 
   /// The evidence of `finding` as `name=value` texts.

@@ -68,6 +68,7 @@ struct LintSemanticsTests {
     let session = try recorder.startSession(name: "flags")
     let flags = InMemoryFlagProvider(["new-checkout": .disabled])
     let gated = Button(name: "gated", observer: session, flags: flags)
+    let gatedLine = #line + 1
     gated.on(.touchUpInside, flag: "new-checkout") { _ in }
     let fallback = Button(name: "fallback", observer: session, flags: flags)
     fallback.on(.touchUpInside, flag: "new-checkout", fallback: { _ in }) { _ in }
@@ -76,7 +77,9 @@ struct LintSemanticsTests {
     try await session.end()
     try await recorder.close()
     let report = try LintScenario.lint(try QueryDatabase(path: path))
-    // The user saw an enabled button and nothing happened: hide or disable it while off.
-    #expect(LintScenario.summary(report) == ["dead-interaction: gated - @- [warning]"])
+    // The user saw an enabled button and nothing happened: hide or disable it while off. The
+    // finding names the gated handler, the button's wiring.
+    let site = LintScenario.site("LintSemanticsTests.swift", gatedLine)
+    #expect(LintScenario.summary(report) == ["dead-interaction: gated - @\(site) [warning]"])
   }
 }

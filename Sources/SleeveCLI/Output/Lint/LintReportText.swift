@@ -255,6 +255,7 @@ enum LintReportText {
           ("frameBudgetNs", .int(options.frameBudgetNanoseconds)),
           ("rageCount", .integer(options.rageCount)),
           ("rageWindowNs", .int(options.rageWindowNanoseconds)),
+          ("rageMinimumGapNs", .int(options.rageMinimumGapNanoseconds)),
         ])
       ),
       (
