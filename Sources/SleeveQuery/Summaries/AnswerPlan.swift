@@ -58,6 +58,19 @@ public struct AnswerPlan: Equatable, Sendable {
     return text
   }
 
+  /// ``sentence`` for an answer that also shows a percentage rollout's per-share cohorts
+  /// (`showsStages`): those are read from raw rows whatever the plan (summaries are per
+  /// handler and variant, not per share), so beside summaries the sentence says so too, and
+  /// every figure is printed under the plan it came from.
+  public func sentence(showsStages: Bool) -> String {
+    guard showsStages, source == .summaries else { return sentence }
+    return sentence + " " + Self.stagesSentence
+  }
+
+  /// `Per-share rollout cohorts: from raw rows (exact), percentiles by linear interpolation.`
+  public static let stagesSentence =
+    "Per-share rollout cohorts: from raw rows (exact), percentiles by linear interpolation."
+
   /// How a histogram percentile is computed, as outputs name it.
   public static let histogramPercentileMethod =
     "by rank, numpy method='lower' (the value at rank floor((n-1)p/100)), from base-2 "
