@@ -127,4 +127,18 @@ struct ExactFiguresTests {
     #expect(Moments(values: [1, .infinity]) == nil)
     #expect(Moments(values: []) == Moments(count: 0, sum: 0, sumOfSquares: 0))
   }
+
+  @Test(
+    "a session's duration is the exact difference of its times: 1,500 ns at 1.7e18 ns is 1.5e-6 s",
+    arguments: [
+      (Int64(1_700_000_000_000_000_001), Int64(1_700_000_000_000_001_501), 1.5e-06),
+      (.min, .max, 18446744073.709553), (.max, .min, -18446744073.709553), (5, 5, 0),
+    ])
+  func sessionDurationIsExact(start: Int64, end: Int64, seconds: Double) {
+    let session = SessionSummary(
+      id: 1, uuid: "", name: "s", startedUnixNanoseconds: start, lastSeenUnixNanoseconds: end,
+      liveness: .ended, writeErrors: 0, failedEvents: 0, droppedEvents: 0, fires: 0,
+      outcomes: 0, metadata: [:], context: SessionContext())
+    #expect(session.durationSeconds == seconds, "\(start) → \(end)")
+  }
 }
