@@ -175,6 +175,8 @@ struct StagedRolloutTests {
     let flag = try #require((object["flags"] as? [[String: Any]])?.first)
     let rollout = try #require(flag["rollout"] as? [String: Any])
     #expect(rollout["unit"] as? String == "key:user")
+    #expect(rollout["cohortsFrom"] as? String == "raw rows")
+    #expect(object["answeredFrom"] as? String == "summaries")
     let cohorts = try #require(rollout["cohorts"] as? [[String: Any]])
     #expect(cohorts.compactMap { $0["percent"] as? Double } == [1, 5, 25])
     let quarter = try #require(cohorts.last)
