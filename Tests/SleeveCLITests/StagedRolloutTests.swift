@@ -198,6 +198,8 @@ struct StagedRolloutTests {
     ])
     #expect(diff.exit == 0, "\(diff.error)")
     #expect(diff.out.contains("Rollout of new-checkout, baseline:\nshare"), "\(diff.out)")
+    #expect(diff.out.contains("Answered from summaries"), "\(diff.out)")
+    #expect(diff.out.contains(AnswerPlan.stagesSentence), "\(diff.out)")
     #expect(diff.out.contains("Rollout of new-checkout, candidate:\nshare"), "\(diff.out)")
     let diffJSON = await CLIRunner.run([
       "diff", "--db", path, "--baseline", "session=1", "--candidate", "session=4", "--format",
