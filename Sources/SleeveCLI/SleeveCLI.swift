@@ -112,7 +112,8 @@ public enum SleeveCLI {
       case .databaseNotFound, .sessionNotFound: return (.notFound, error.description)
       case .store(let store): return (code(for: store), error.description)
       case .sqlite(let sqlite, _): return (code(for: sqlite), error.description)
-      case .rawRowsPruned, .notSummarized: return (.unavailable, error.description)
+      case .rawRowsPruned, .notSummarized, .summariesCannotAnswer:
+        return (.unavailable, error.description)
       case .damagedSummary(let summary): return describe(summary)
       }
     case let error as SummaryError:

@@ -17,6 +17,9 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
   /// The answer needs summaries (`--method histogram`, or a selection whose other sessions
   /// are pruned) that these ended sessions do not have yet.
   case notSummarized(sessions: [Int64])
+  /// The answer needs raw rows (`need`: `--by event`, whose fires summaries do not keep)
+  /// but `--method histogram` asked for summaries only: the two cannot both hold.
+  case summariesCannotAnswer(need: String)
   /// A session's summary rows do not decode, or contradict themselves.
   case damagedSummary(SummaryError)
 
@@ -41,6 +44,9 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
       "\(Self.sessionList(sessions)) \(sessions.count == 1 ? "has" : "have") no summaries yet, so the "
         + "selection cannot be answered from summaries alike; add them with 'sleeve summarize', "
         + "or answer from raw rows (--exact) where they exist"
+    case .summariesCannotAnswer(let need):
+      "\(need) needs raw rows (summaries are per handler, not per event), and --method histogram "
+        + "answers from summaries only; drop --method histogram, or drop \(need)"
     case .damagedSummary(let error):
       error.description
     }

@@ -20,6 +20,43 @@ struct OTLPMetricsExportTests {
     return (try String(contentsOfFile: out, encoding: .utf8), out)
   }
 
+  @Test("the export line counts what metrics hold: invocations and data points, never fires")
+  func exportLineCountsDataPoints() async throws {
+    let fixture = try FixtureDatabase.standard()
+    let directory = TemporaryDirectory()
+    let out = directory.path("metrics.jsonl")
+    let result = await CLIRunner.run([
+      "export", "--db", fixture.path, "--session", "all", "--format", "otlp-metrics-json",
+      "--out", out,
+    ])
+    #expect(result.exit == 0, "\(result.error)")
+    // The file's own figures: every data point, and the invocations its counters add up to.
+    var points = 0
+    var invocations = 0
+    for line in try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n") {
+      let request = try #require(
+        JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let metrics = try #require(
+        ((request["resourceMetrics"] as? [[String: Any]])?.first?["scopeMetrics"]
+          as? [[String: Any]])?.first?["metrics"] as? [[String: Any]])
+      for metric in metrics {
+        let body = (metric["exponentialHistogram"] ?? metric["sum"]) as? [String: Any]
+        let dataPoints = try #require(body?["dataPoints"] as? [[String: Any]])
+        points += dataPoints.count
+        if metric["sum"] != nil {
+          invocations += dataPoints.compactMap { ($0["asInt"] as? String).flatMap { Int($0) } }
+            .reduce(0, +)
+        }
+      }
+    }
+    #expect(points > 0 && invocations > 0)
+    #expect(
+      result.error.hasPrefix(
+        "Exported \(invocations) handler invocations as \(points) metric data points from "),
+      "\(result.error)")
+    #expect(!result.error.contains("fires"), "\(result.error)")
+  }
+
   @Test("one line per session; each handler's histogram holds its ran durations at scale 5")
   func histogramsHoldTheRanDurations() async throws {
     let fixture = try FixtureDatabase.standard()

@@ -1,5 +1,6 @@
 import Foundation
 import SleeveCore
+import SleeveQuery
 import SleeveRecorder
 import SleeveStore
 import SleeveTestSupport
@@ -72,6 +73,10 @@ struct StagedRolloutTests {
       let gate = await CLIRunner.run([
         "check", "--db", path, "--session", "all", "--flag", "new-checkout", "--apply",
       ])
+      // Judged at the share it serves, on per-share cohorts (raw rows): the header says so
+      // beside the summaries the rest was answered from.
+      #expect(gate.out.contains("Answered from summaries"), "\(gate.out)")
+      #expect(gate.out.contains(AnswerPlan.stagesSentence), "\(gate.out)")
       let ledger = FlagLedger(connection: try Connection(path: path, mode: .readOnly))
       let latest = try #require(try ledger.latestStates()["new-checkout"])
       exits.append(gate.exit)
@@ -159,6 +164,10 @@ struct StagedRolloutTests {
       $0.hasPrefix("1% ") || $0.hasPrefix("5% ") || $0.hasPrefix("25% ")
     }
     #expect(rows.count == 3, "\(flags.out)")
+    // The per-share cohorts are raw rows' even when the rest is answered from summaries, and
+    // the header says so: every figure under the plan it came from.
+    #expect(flags.out.contains("Answered from summaries"), "\(flags.out)")
+    #expect(flags.out.contains(AnswerPlan.stagesSentence), "\(flags.out)")
     #expect(flags.out.contains("rollingOut 25% (sleeve check: stage passed, now 25%"))
     let json = await CLIRunner.run(["flags", "--db", path, "--session", "all", "--format", "json"])
     let object = try #require(
@@ -166,6 +175,8 @@ struct StagedRolloutTests {
     let flag = try #require((object["flags"] as? [[String: Any]])?.first)
     let rollout = try #require(flag["rollout"] as? [String: Any])
     #expect(rollout["unit"] as? String == "key:user")
+    #expect(rollout["cohortsFrom"] as? String == "raw rows")
+    #expect(object["answeredFrom"] as? String == "summaries")
     let cohorts = try #require(rollout["cohorts"] as? [[String: Any]])
     #expect(cohorts.compactMap { $0["percent"] as? Double } == [1, 5, 25])
     let quarter = try #require(cohorts.last)
@@ -187,6 +198,8 @@ struct StagedRolloutTests {
     ])
     #expect(diff.exit == 0, "\(diff.error)")
     #expect(diff.out.contains("Rollout of new-checkout, baseline:\nshare"), "\(diff.out)")
+    #expect(diff.out.contains("Answered from summaries"), "\(diff.out)")
+    #expect(diff.out.contains(AnswerPlan.stagesSentence), "\(diff.out)")
     #expect(diff.out.contains("Rollout of new-checkout, candidate:\nshare"), "\(diff.out)")
     let diffJSON = await CLIRunner.run([
       "diff", "--db", path, "--baseline", "session=1", "--candidate", "session=4", "--format",
@@ -217,6 +230,57 @@ struct StagedRolloutTests {
       visited == ["1%", "5%", "25%", "rolledBack"], "seed \(seed): \(shares), exits \(exits)")
     #expect(exits.last == 1)
     #expect(final.reason?.contains("errorRate") == true, "\(final.reason ?? "")")
+  }
+}
+
+extension StagedRolloutTests {
+  @Test("right after rollout --percent 1, flags says nothing ran at any share, with no empty table")
+  func freshRolloutShowsNoEmptyTable() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("fresh.sqlite")
+    let start = await CLIRunner.run([
+      "rollout", "new-checkout", "--percent", "1", "--db", path, "--create", "--actor", "owner",
+    ])
+    #expect(start.exit == 0, "\(start.error)")
+    var random = SeededGenerator(seed: 0x5eed_1614)
+    try await recordSession(path: path, index: 0, users: 0, random: &random) { _ in 0 }
+    for format in ["table", "markdown"] {
+      let flags = await CLIRunner.run([
+        "flags", "--db", path, "--session", "all", "--format", format,
+      ])
+      #expect(flags.exit == 0, "\(flags.error)")
+      #expect(flags.out.contains("serving 1%:\nNo outcomes at any share yet.\n"), "\(flags.out)")
+      #expect(!flags.out.contains("on units"), "\(format): \(flags.out)")
+    }
+    let report = await CLIRunner.run([
+      "report", "--db", path, "--session", "all", "--format", "markdown",
+    ])
+    #expect(report.out.contains("No outcomes at any share yet."), "\(report.out)")
+    #expect(!report.out.contains("| share | on units |"), "\(report.out)")
+  }
+
+  @Test("check --apply on a flag already rolled back records nothing more, and still exits 1")
+  func rolledBackFlagIsNotRolledBackAgain() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path("staged.sqlite")
+    let seed: UInt64 = 0x5eed_1612
+    let (shares, _, final) = try await drive(seed: seed, in: directory) { share in
+      share.basisPoints >= 2_500 ? 0.40 : 0.01
+    }
+    #expect(final.state == "rolledBack", "seed \(seed): \(shares)")
+    func rollbacks() throws -> Int64? {
+      try Connection(path: path, mode: .readOnly).scalarInt(
+        "SELECT count(*) FROM flag_events WHERE state = 'rolledBack'")
+    }
+    #expect(try rollbacks() == 1)
+    for _ in 0..<2 {
+      let again = await CLIRunner.run([
+        "check", "--db", path, "--session", "all", "--flag", "new-checkout", "--apply",
+      ])
+      #expect(again.exit == 1, "\(again.error)")
+      #expect(!again.error.contains("Rolled back"), "\(again.error)")
+    }
+    #expect(try rollbacks() == 1, "seed \(seed)")
   }
 }
 

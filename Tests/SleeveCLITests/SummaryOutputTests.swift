@@ -74,4 +74,27 @@ struct SummaryOutputTests {
     ])
     #expect(contradiction.exit == 64)
   }
+
+  @Test("--by event with --method histogram is exit 69 naming what it needs, for every query")
+  func byEventWithHistogramIsUnavailable() async throws {
+    let fixture = try FixtureDatabase.standard()
+    try fixture.summarizeEnded()
+    for command in ["errors", "latency"] {
+      let result = await CLIRunner.run([
+        command, "--db", fixture.path, "--session", "all", "--by", "event", "--method",
+        "histogram",
+      ])
+      #expect(result.exit == 69, "\(command): \(result.out)")
+      #expect(result.out.isEmpty, "\(command): \(result.out)")
+      #expect(
+        result.error.contains("--by event needs raw rows")
+          && result.error.contains("--method histogram"),
+        "\(command): \(result.error)")
+      #expect(result.error.split(separator: "\n").count == 1)
+    }
+    let raw = await CLIRunner.run([
+      "errors", "--db", fixture.path, "--session", "all", "--by", "event",
+    ])
+    #expect(raw.exit == 0 && raw.out.contains("Answered from raw rows"), "\(raw.error)")
+  }
 }

@@ -1,3 +1,4 @@
+import SleeveCore
 import SleeveQuery
 import Testing
 
@@ -6,6 +7,11 @@ import Testing
 // sequential figures come from GrowthBook's gbstats 0.8.0, `SequentialTwoSidedTTest(stat_a,
 // stat_b, SequentialConfig(difference_type=..., sequential_tuning_parameter=..., alpha=...))`
 // with `stat_a` the control. Each test says which figures are published and which were computed.
+
+/// The share `fraction` (0…1, at most four decimals) as a rollout's basis points.
+private func served(_ fraction: Double) throws -> RolloutPercentage {
+  try #require(RolloutPercentage(percent: fraction * 100))
+}
 
 /// Whether `actual` is within `tolerance` of `expected`, relative to the larger of 1e-300 and
 /// |expected| (so tiny p-values are compared on their own scale).
@@ -31,7 +37,7 @@ struct SampleRatioTestTests {
       (5_164, 4_836, 0.5, 10.7584, 0.0010380708664139455),
     ])
   func matchesScipy(on: Int, off: Int, share: Double, statistic: Double, p: Double) throws {
-    let srm = try #require(SampleRatioTest(unitsOn: on, unitsOff: off, shareOn: share))
+    let srm = try #require(SampleRatioTest(unitsOn: on, unitsOff: off, shareOn: try served(share)))
     let x = try #require(srm.statistic)
     #expect(abs(x - statistic) <= 1e-12 * max(1, statistic), "\(x)")
     // erfc keeps its relative precision deep into the tail; scipy's chi2.sf agrees to ~1e-13.
@@ -43,16 +49,14 @@ struct SampleRatioTestTests {
   @Test("a split far beyond double precision has p = 0 and is a mismatch, without a trap")
   func underflowingPValueIsZero() throws {
     // scipy 1.17.1: chisquare([0, 10000], [2500, 7500]) -> (3333.3333333333335, 0.0)
-    let srm = try #require(SampleRatioTest(unitsOn: 0, unitsOff: 10_000, shareOn: 0.25))
+    let srm = try #require(SampleRatioTest(unitsOn: 0, unitsOff: 10_000, shareOn: try served(0.25)))
     #expect(srm.statistic.map { abs($0 - 3333.3333333333335) < 1e-9 } == true)
     #expect(srm.pValue == 0)
     #expect(srm.isMismatch)
-    let huge = try #require(SampleRatioTest(unitsOn: .max, unitsOff: .max, shareOn: 1e-9))
+    // Int.max units on and off at 0.01%: the largest statistic there is stays finite, p is 0.
+    let huge = try #require(
+      SampleRatioTest(unitsOn: .max, unitsOff: .max, shareOn: try served(0.0001)))
     #expect(huge.isMismatch && huge.pValue == 0 && huge.statistic?.isFinite == true)
-    // A share of 1e-300 overflows the statistic: no statistic, p = 0, never an infinity.
-    let overflow = try #require(
-      SampleRatioTest(unitsOn: 1_000_000_000, unitsOff: 1_000_000_000, shareOn: 1e-300))
-    #expect(overflow.statistic == nil && overflow.pValue == 0 && !overflow.isCheckable)
   }
 
   @Test("mismatch is p below 0.001, with the threshold and minimum published as constants")
@@ -60,8 +64,11 @@ struct SampleRatioTestTests {
     #expect(SampleRatioTest.threshold == 0.001)
     #expect(SampleRatioTest.minimumUnitsPerArm == 8)
     // p = 0.000967 (scipy above) is flagged, p = 0.001038 is not.
-    #expect(try #require(SampleRatioTest(unitsOn: 5_165, unitsOff: 4_835, shareOn: 0.5)).isMismatch)
-    let near = try #require(SampleRatioTest(unitsOn: 5_164, unitsOff: 4_836, shareOn: 0.5))
+    #expect(
+      try #require(SampleRatioTest(unitsOn: 5_165, unitsOff: 4_835, shareOn: try served(0.5)))
+        .isMismatch)
+    let near = try #require(
+      SampleRatioTest(unitsOn: 5_164, unitsOff: 4_836, shareOn: try served(0.5)))
     #expect(near.outcome == .consistent)
   }
 
@@ -70,20 +77,22 @@ struct SampleRatioTestTests {
     // 0 of 33 on at 25%: expected on is 8.25, so the check runs although 0 units were observed
     // on (an observed-count rule would skip it). scipy: chisquare([0, 33], [8.25, 24.75]) ->
     // (11.0, 0.0009111188771537126): a mismatch.
-    let nobodyOn = try #require(SampleRatioTest(unitsOn: 0, unitsOff: 33, shareOn: 0.25))
+    let nobodyOn = try #require(
+      SampleRatioTest(unitsOn: 0, unitsOff: 33, shareOn: try served(0.25)))
     #expect(nobodyOn.isCheckable && nobodyOn.isMismatch)
     #expect(nobodyOn.expectedOn == 8.25 && nobodyOn.expectedOff == 24.75)
     // 8 expected on (32 units at 25%) is enough; 7.75 (31 units) is not, whatever was observed.
-    let enough = try #require(SampleRatioTest(unitsOn: 8, unitsOff: 24, shareOn: 0.25))
+    let enough = try #require(SampleRatioTest(unitsOn: 8, unitsOff: 24, shareOn: try served(0.25)))
     #expect(enough.outcome == .consistent)
-    let tooFew = try #require(SampleRatioTest(unitsOn: 0, unitsOff: 31, shareOn: 0.25))
+    let tooFew = try #require(SampleRatioTest(unitsOn: 0, unitsOff: 31, shareOn: try served(0.25)))
     #expect(tooFew.outcome == .notCheckable(.tooFewExpectedUnits(smallerExpected: 7.75)))
     #expect(!tooFew.isMismatch)
     // Many units observed on does not make the check runnable either: 1 expected on at 1%.
-    let manyObserved = try #require(SampleRatioTest(unitsOn: 90, unitsOff: 10, shareOn: 0.01))
+    let manyObserved = try #require(
+      SampleRatioTest(unitsOn: 90, unitsOff: 10, shareOn: try served(0.01)))
     #expect(!manyObserved.isCheckable)
     // The reason rounds the expected count to two decimals: 0.1 × 3 units is 0.30000000000000004.
-    let three = try #require(SampleRatioTest(unitsOn: 0, unitsOff: 3, shareOn: 0.1))
+    let three = try #require(SampleRatioTest(unitsOn: 0, unitsOff: 3, shareOn: try served(0.1)))
     #expect(
       three.outcome.description
         == "not checkable: too few units: 0.3 expected in the smaller arm, 8 needed")
@@ -91,9 +100,26 @@ struct SampleRatioTestTests {
       manyObserved.outcome.description.hasPrefix("not checkable: too few units: 1.0 expected"))
   }
 
+  @Test("an arm expecting exactly 8 units is checked: 40 units at 80% expect 8 off, exactly")
+  func expectedCountsAreExact() throws {
+    // In doubles 40 × (1 − 0.8) is 7.999999999999998, which held this split as "too few units".
+    let split = try #require(SampleRatioTest(unitsOn: 32, unitsOff: 8, shareOn: try served(0.8)))
+    #expect(split.expectedOn == 32 && split.expectedOff == 8)
+    #expect(split.outcome == .consistent && split.statistic == 0 && split.pValue == 1)
+    // One unit fewer expects 7.8 off: too few, at every share whose smaller arm is the same.
+    for (on, off, share) in [(31, 8, 0.8), (8, 31, 0.2)] {
+      let small = try #require(
+        SampleRatioTest(unitsOn: on, unitsOff: off, shareOn: try served(share)))
+      #expect(small.outcome == .notCheckable(.tooFewExpectedUnits(smallerExpected: 7.8)))
+    }
+    // 0.07 × 100 units is 7.000000000000001 in doubles; in basis points it is 7.
+    let seven = try #require(SampleRatioTest(unitsOn: 7, unitsOff: 93, shareOn: try served(0.07)))
+    #expect(seven.expectedOn == 7 && seven.expectedOff == 93)
+  }
+
   @Test("no units cannot be checked, and the reason says so")
   func noUnits() throws {
-    let srm = try #require(SampleRatioTest(unitsOn: 0, unitsOff: 0, shareOn: 0.25))
+    let srm = try #require(SampleRatioTest(unitsOn: 0, unitsOff: 0, shareOn: try served(0.25)))
     #expect(srm.outcome == .notCheckable(.noUnits))
     #expect(srm.pValue == 1 && srm.statistic == nil)
     #expect(srm.outcome.description == "not checkable: no units observed")
@@ -106,7 +132,7 @@ struct SampleRatioTestTests {
       (1.0, 5, 0, false), (1.0, 1_000, 2, true),
     ])
   func emptyArmLeaks(share: Double, on: Int, off: Int, mismatch: Bool) throws {
-    let srm = try #require(SampleRatioTest(unitsOn: on, unitsOff: off, shareOn: share))
+    let srm = try #require(SampleRatioTest(unitsOn: on, unitsOff: off, shareOn: try served(share)))
     #expect(srm.isCheckable)
     #expect(srm.isMismatch == mismatch)
     #expect(srm.pValue == (mismatch ? 0 : 1))
@@ -115,12 +141,9 @@ struct SampleRatioTestTests {
 
   @Test(
     "input no split can produce is refused, not trapped on",
-    arguments: [
-      (-1, 5, 0.5), (5, -1, 0.5), (5, 5, -0.01), (5, 5, 1.01), (5, 5, Double.nan),
-      (5, 5, Double.infinity),
-    ])
-  func impossibleInputIsRefused(on: Int, off: Int, share: Double) {
-    #expect(SampleRatioTest(unitsOn: on, unitsOff: off, shareOn: share) == nil)
+    arguments: [(-1, 5), (5, -1), (Int.min, Int.max)])
+  func impossibleInputIsRefused(on: Int, off: Int) throws {
+    #expect(SampleRatioTest(unitsOn: on, unitsOff: off, shareOn: try served(0.5)) == nil)
   }
 }
 

@@ -44,23 +44,37 @@ struct SortedInputStatisticsTests {
       RadixSort.sorted(concatenating: parts) == parts.flatMap { $0 }.sorted(), "seed \(seed)")
   }
 
-  @Test("Double order keys keep the order of Doubles and map back to the same bits")
-  func orderKeysFollowDoubleOrder() {
+  @Test("difference order keys keep the order of differences and map back to the same bits")
+  func orderKeysFollowDifferenceOrder() {
     let values: [Double] = [
       -.infinity, -.greatestFiniteMagnitude, -1e300, -2, -1, -.leastNonzeroMagnitude, -0.0, 0.0,
       .leastNonzeroMagnitude, .leastNormalMagnitude, 1, 9.3e18, .greatestFiniteMagnitude,
       .infinity,
     ]
-    let keys = values.map(PairwiseDifferences.orderKey)
+    let keys = values.map { Double.orderKey(of: $0) }
     #expect(keys == keys.sorted())
     #expect(Set(keys).count == keys.count)
-    #expect(
-      keys.map { PairwiseDifferences.value(ofKey: $0).bitPattern } == values.map(\.bitPattern))
+    #expect(keys.map { Double.difference(ofOrderKey: $0).bitPattern } == values.map(\.bitPattern))
+    let exact: [Int128] = [
+      -1 << 64, Int128(Int64.min) - Int128(Int64.max), -1, 0, 1, 1 << 62, Int128(Int64.max) * 2 + 1,
+    ]
+    let exactKeys = exact.map { Int64.orderKey(of: $0) }
+    #expect(exactKeys == exactKeys.sorted() && Set(exactKeys).count == exactKeys.count)
+    #expect(exactKeys.map { Int64.difference(ofOrderKey: $0) } == exact)
   }
 
-  /// Every difference formed, as `HodgesLehmann` formed them before (Double(x) − Double(y)).
-  static func formed(_ left: [Int64], _ right: [Int64]) -> [Double] {
-    left.flatMap { x in right.map { y in Double(x) - Double(y) } }
+  /// Every difference formed, exactly (in `Int128`).
+  static func formed(_ left: [Int64], _ right: [Int64]) -> [Int128] {
+    left.flatMap { x in right.map { y in Int128(x) - Int128(y) } }
+  }
+
+  /// Percentile `point` of the differences formed and sorted: numpy's rank, the order
+  /// statistics interpolated exactly and rounded once.
+  static func formedPercentile(_ left: [Int64], _ right: [Int64], _ point: Double) -> Double {
+    let sorted = formed(left, right).sorted()
+    let (lower, fraction) = Percentile.rank(count: sorted.count, at: point)
+    let high = fraction > 0 ? sorted[lower + 1] : sorted[lower]
+    return ExactRounding.interpolated(from: sorted[lower], to: high, at: fraction)
   }
 
   @Test(
@@ -75,7 +89,7 @@ struct SortedInputStatisticsTests {
       let differences = PairwiseDifferences(sorted: left, right)
       let formed = Self.formed(left, right).sorted()
       let ranked = (0..<formed.count).map { differences.element(at: Double($0)) }
-      #expect(ranked.map(\.bitPattern) == formed.map(\.bitPattern), "seed \(seed)")
+      #expect(ranked == formed, "seed \(seed)")
       let threshold = formed[formed.count / 2]
       #expect(
         differences.countAtMost(threshold) == Double(formed.filter { $0 <= threshold }.count),
@@ -83,9 +97,11 @@ struct SortedInputStatisticsTests {
     }
   }
 
-  @Test("a zero difference is +0, as subtracting equal values gives")
-  func zeroDifferenceIsPositiveZero() {
-    let zero = PairwiseDifferences(sorted: [-5, 5], [5]).element(at: 1)
+  @Test("a zero difference of bucket values is +0, as subtracting equal values gives")
+  func zeroDifferenceIsPositiveZero() throws {
+    let left = try #require(GroupedSample<Double>([(-5, 1), (5, 1)]))
+    let right = try #require(GroupedSample<Double>([(5, 1)]))
+    let zero = PairwiseDifferences(grouped: left, right).percentile(100)
     #expect(zero == 0 && zero.sign == .plus)
   }
 
@@ -110,8 +126,7 @@ struct SortedInputStatisticsTests {
     let right = Self.sample(kind, count: 48, using: &generator).sorted()
     let differences = PairwiseDifferences(sorted: left, right)
     for point in [0.0, 12.5, 50, 95, 99.9, 100] {
-      var formed = Self.formed(left, right)
-      let expected = try #require(Percentile.of(&formed, at: [point])?.first)
+      let expected = Self.formedPercentile(left, right, point)
       #expect(
         differences.percentile(point).bitPattern == expected.bitPattern,
         "p\(point), seed \(seed)")
@@ -119,22 +134,22 @@ struct SortedInputStatisticsTests {
   }
 
   /// The Hodges-Lehmann estimate as it was computed before sorted inputs: evenly spaced
-  /// subsamples of the sorted samples past a million pairs, then every difference formed and
+  /// subsamples of the sorted samples past a million pairs, then every difference formed (exactly) and
   /// its median selected.
   static func formedShift(_ first: [Int64], _ second: [Int64]) -> Double? {
-    var left = first
-    var right = second
+    var left = first.sorted()
+    var right = second.sorted()
+    guard !left.isEmpty, !right.isEmpty else { return nil }
     if left.count * right.count > HodgesLehmann.maximumPairs {
       let side = 1_000
       func spaced(_ sorted: [Int64]) -> [Int64] {
         let count = min(side, sorted.count)
         return (0..<count).map { sorted[$0 * sorted.count / count] }
       }
-      left = spaced(left.sorted())
-      right = spaced(right.sorted())
+      left = spaced(left)
+      right = spaced(right)
     }
-    var formed = Self.formed(left, right)
-    return Percentile.of(&formed, at: [50])?.first
+    return formedPercentile(left, right, 50)
   }
 
   @Test(

@@ -116,7 +116,7 @@ struct SummaryAnswerTests {
     #expect(try all.answerPlan(for: sessions, method: .automatic).source == .summaries)
     #expect(try all.answerPlan(for: sessions, method: .exact).source == .rawRows)
     #expect(
-      try all.answerPlan(for: sessions, method: .histogram, grouping: .event).source == .rawRows)
+      try all.answerPlan(for: sessions, method: .automatic, grouping: .event).source == .rawRows)
 
     let partFixture = try Self.history(seed: 1, summarized: [1, 3])
     let partly = try QueryDatabase(path: partFixture.path)
@@ -162,6 +162,23 @@ struct SummaryAnswerTests {
     let errors = try database.tallies(
       of: summarized, filter: filter, by: .handler, collectDurations: true)
     #expect(errors.map { $0.groups.map(\.ran) } == [[400, 400], [400, 400]])
+  }
+
+  @Test("--by event with --method histogram is refused as needing raw rows, not answered from them")
+  func byEventRefusesHistogramMethod() throws {
+    let fixture = try Self.history(seed: 1)
+    let database = try QueryDatabase(path: fixture.path)
+    let sessions = try database.sessions(matching: Self.all(.automatic))
+    #expect(throws: QueryError.summariesCannotAnswer(need: "--by event")) {
+      try database.answerPlan(for: sessions, method: .histogram, grouping: .event)
+    }
+    #expect(
+      QueryError.summariesCannotAnswer(need: "--by event").description
+        == "--by event needs raw rows (summaries are per handler, not per event), and --method "
+        + "histogram answers from summaries only; drop --method histogram, or drop --by event")
+    #expect(
+      try database.answerPlan(for: sessions, method: .exact, grouping: .event).source == .rawRows)
+    withExtendedLifetime(fixture) {}
   }
 
   @Test("an unterminated session is summarized on demand from its raw rows, equal to them")

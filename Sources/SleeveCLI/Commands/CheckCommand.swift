@@ -99,7 +99,9 @@ enum CheckCommand: Command {
       try context.noteUnmatchedFilters(filter, in: database)
       var result = try database.gate(
         matching: filter, thresholds: thresholds, options: options)
-      var planText = try database.answerPlan(for: sessions, method: filter.method).sentence
+      // A flag judged at the share it serves is judged on per-share cohorts (raw rows).
+      var planText = try database.answerPlan(for: sessions, method: filter.method).sentence(
+        showsStages: result.reports.contains { $0.history.last?.percent != nil })
       if let baselineFilter {
         let sides = try BaselineSelection.sessions(
           baseline: baselineFilter, candidate: filter, in: database, arguments: arguments,

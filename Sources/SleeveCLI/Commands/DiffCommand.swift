@@ -73,7 +73,8 @@ enum DiffCommand: Command {
       }
       context.print(
         table: DiffTable.table(diff), json: json,
-        header: DiffTable.summary(diff) + ". " + DiffTable.sidesLine(diff) + " " + plan.sentence)
+        header: DiffTable.summary(diff) + ". " + DiffTable.sidesLine(diff) + " "
+          + plan.sentence(showsStages: stages.contains { !$0.1.isEmpty }))
       if context.format == .table { context.console.out(stageSections(stages, context)) }
     }
     return .success

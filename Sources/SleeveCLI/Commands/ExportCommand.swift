@@ -62,8 +62,8 @@ enum ExportCommand: Command {
     let filter = try SharedOptions.filter(arguments, context: context)
     let database = try context.openDatabase()
     // One snapshot: the sessions selected and every row exported come from the same state.
-    let (sessions, fires, outcomes) = try database.snapshot {
-      () throws -> ([SessionSummary], Int, Int) in
+    let (sessions, exported) = try database.snapshot {
+      () throws -> ([SessionSummary], ExportTally) in
       let sessions = try database.sessions(matching: filter)
       // The metrics are the summaries; every other format reads raw rows, so a pruned
       // session is refused (69) before any output.
@@ -72,14 +72,14 @@ enum ExportCommand: Command {
       }
       let sink = try ExportSink(
         path: arguments["out"], protecting: [context.databasePath], console: context.console)
-      var outcomes = 0
-      var fires = 0
+      var tally = ExportTally(format: format)
       // Progress on a terminal, only when the data goes to a file (not over the data itself).
       let progress = sink.path == nil ? nil : ProgressLine(console: context.console)
       var current = 0
       func report() {
         progress?.update(
-          "Exporting session \(current) of \(sessions.count): \(outcomes) handler invocations")
+          "Exporting session \(current) of \(sessions.count): \(tally.outcomes) handler invocations"
+        )
       }
       switch format {
       case .otlpJSON:
@@ -93,8 +93,7 @@ enum ExportCommand: Command {
           current += 1
           try exporter.begin(session)
           try database.forEachFireGroup(in: session) { group in
-            fires += group.fire == nil ? 0 : 1
-            outcomes += group.outcomes.count
+            tally.add(group)
             try exporter.add(group)
             report()
           }
@@ -104,10 +103,9 @@ enum ExportCommand: Command {
         for session in sessions {
           current += 1
           let summaries = try database.handlerSummaries(of: session)
-          outcomes += summaries.reduce(0) { total, item in
-            total + Int(clamping: item.summary.statusCounts.reduce(0, +))
-          }
-          try sink.write(OTLPMetricsEncoder.request(session, summaries: summaries).json + "\n")
+          let request = OTLPMetricsEncoder.request(session, summaries: summaries)
+          tally.add(summaries, points: request.items)
+          try sink.write(request.json + "\n")
           report()
         }
       case .ndjson, .csv:
@@ -116,26 +114,25 @@ enum ExportCommand: Command {
         for session in sessions {
           current += 1
           try database.forEachFireGroup(in: session) { group in
-            fires += group.fire == nil ? 0 : 1
+            tally.add(group)
             for outcome in group.outcomes {
               try exporter.write(
                 ExportColumns.cells(session: session, fire: group.fire, outcome: outcome),
                 into: sink)
             }
-            outcomes += group.outcomes.count
             report()
           }
         }
       }
       try sink.finish()
       progress?.finish(
-        "Exported session \(current) of \(sessions.count): \(outcomes) handler invocations")
-      return (sessions, fires, outcomes)
+        "Exported session \(current) of \(sessions.count): \(tally.outcomes) handler invocations")
+      return (sessions, tally)
     }
     if let path = arguments["out"] {
       context.console.error(
         TerminalText.escaped(
-          "Exported \(outcomes) handler invocations in \(fires) fires from "
+          "Exported \(exported.description) from "
             + "\(SharedOptions.sessionsLine(sessions).lowercasedFirst) to \(path).") + "\n")
     }
     return .success

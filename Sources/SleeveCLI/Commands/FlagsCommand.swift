@@ -35,7 +35,7 @@ enum FlagsCommand: Command {
     }
     let header =
       "\(SharedOptions.sessionsLine(sessions)). Error rate = \(ErrorRateRow.method). "
-      + plan.sentence
+      + plan.sentence(showsStages: ReportText.showsStages(flags))
     let history = flags.flatMap { flag in
       flag.history.map { change in
         "  \(flag.key): " + ReportText.changeLine(change)
@@ -70,8 +70,10 @@ enum FlagsCommand: Command {
         guard let line = ReportText.rolloutLine(flag) else { continue }
         let stages = ReportText.stageTable(flag.stages)
         let rendered =
-          context.format == .table
-          ? TableLayout.render(stages, header: [], display: context.display) : stages.markdown
+          flag.stages.isEmpty
+          ? ReportText.noStagesYet + "\n"
+          : context.format == .table
+            ? TableLayout.render(stages, header: [], display: context.display) : stages.markdown
         context.console.out(
           "\n" + context.format.escapedLine("\(flag.key): " + line) + ":\n" + rendered)
       }

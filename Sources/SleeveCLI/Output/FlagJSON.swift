@@ -30,6 +30,9 @@ enum FlagJSON {
           })
       ),
       ("cohorts", cohorts(flag.stages)),
+      // Per-share cohorts are read from raw rows whatever the answer's plan (summaries are
+      // per handler and variant): the key says so beside `answeredFrom`.
+      ("cohortsFrom", .string(AnswerPlan.Source.rawRows.rawValue)),
     ])
   }
 

@@ -24,7 +24,10 @@ enum HTMLReport {
       body += "<p>\(e(ReportText.flagLine(flag)))</p>"
       body += table(ReportText.cohortTable(flag))
       if let rollout = ReportText.rolloutLine(flag) {
-        body += "<p>\(e(rollout))</p>" + table(ReportText.stageTable(flag.stages))
+        body +=
+          "<p>\(e(rollout))</p>"
+          + (flag.stages.isEmpty
+            ? "<p>\(ReportText.noStagesYet)</p>" : table(ReportText.stageTable(flag.stages)))
       }
       if !section.verdict.checks.isEmpty {
         body += table(VerdictTable.table(section.verdict.checks))

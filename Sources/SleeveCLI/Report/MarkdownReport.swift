@@ -23,7 +23,10 @@ enum MarkdownReport {
       out += e(ReportText.flagLine(flag)) + "\n\n"
       out += ReportText.cohortTable(flag).markdown + "\n"
       if let rollout = ReportText.rolloutLine(flag) {
-        out += e(rollout) + "\n\n" + ReportText.stageTable(flag.stages).markdown + "\n"
+        out +=
+          e(rollout) + "\n\n"
+          + (flag.stages.isEmpty
+            ? ReportText.noStagesYet + "\n" : ReportText.stageTable(flag.stages).markdown) + "\n"
       }
       if !section.verdict.checks.isEmpty {
         out += VerdictTable.table(section.verdict.checks).markdown + "\n"
@@ -49,7 +52,7 @@ enum ReportText {
     "Methods: error rate = \(ErrorRateRow.method); percentiles = "
       + "\(percentileMethod(report.plan)); "
       + "flag-on vs flag-off at \(Int((1 - GateCheck.significance) * 100))% confidence. "
-      + report.plan.sentence
+      + report.plan.sentence(showsStages: showsStages(report.flags.map(\.report)))
   }
 
   /// How the plan's percentiles are computed.
@@ -169,6 +172,15 @@ enum ReportText {
     }
     if let served = flag.servedPercent { parts.append("serving \(served)") }
     return parts.joined(separator: " · ")
+  }
+
+  /// What a rolling-out flag shows instead of its per-share table while nothing has run at
+  /// any share (a header with no rows says nothing).
+  static let noStagesYet = "No outcomes at any share yet."
+
+  /// Whether any of `flags` shows a per-share section (``rolloutLine(_:)``).
+  static func showsStages(_ flags: [FlagReport]) -> Bool {
+    flags.contains { rolloutLine($0) != nil }
   }
 
   /// One row per share the flag served: the two concurrent cohorts, their units, the split's

@@ -66,27 +66,20 @@ public struct FlagReport: Equatable, Sendable {
     /// counts as 1 ns), for a sequential latency comparison: from the raw durations, or from
     /// the summary histogram's bucket values; `nil` below 2 invocations.
     public var logMoments: Moments? {
-      var count = 0
-      var sum = 0.0
-      var squares = 0.0
-      func add(_ duration: Double, times: Int) {
-        let logarithm = log(max(duration, 1))
-        count += times
-        sum += logarithm * Double(times)
-        squares += logarithm * logarithm * Double(times)
+      func logarithm(_ duration: Double) -> Double { log(max(duration, 1)) }
+      guard let histogram else {
+        return Moments(values: durations.lazy.map { logarithm(Double($0)) })
       }
-      if let histogram {
-        if histogram.zeroCount > 0 { add(1, times: Int(clamping: histogram.zeroCount)) }
-        for (position, bucket) in histogram.counts.enumerated() where bucket > 0 {
-          add(
-            ExponentialMapping.representative(
-              of: histogram.offset + Int64(position), scale: histogram.scale),
-            times: Int(clamping: bucket))
-        }
-      } else {
-        for duration in durations { add(Double(duration), times: 1) }
+      var weighted: [(value: Double, count: Int)] = []
+      if histogram.zeroCount > 0 {
+        weighted.append((logarithm(1), Int(clamping: histogram.zeroCount)))
       }
-      return Moments(count: count, sum: sum, sumOfSquares: squares)
+      for (position, bucket) in histogram.counts.enumerated() where bucket > 0 {
+        let value = ExponentialMapping.representative(
+          of: histogram.offset + Int64(position), scale: histogram.scale)
+        weighted.append((logarithm(value), Int(clamping: bucket)))
+      }
+      return Moments(weighted: weighted)
     }
 
     /// The most values a chart of a summarized cohort draws.

@@ -23,7 +23,8 @@ public struct LatencyRow: Equatable, Sendable {
   public let min: Int64?
   /// The longest, in nanoseconds.
   public let max: Int64?
-  /// The mean, in nanoseconds.
+  /// The mean, in nanoseconds: the exact sum over n, rounded once (``ExactRounding``), so raw
+  /// rows and summaries give the same `Double`.
   public let mean: Double?
   /// The requested percentiles, in the order asked.
   public let points: [Point]
@@ -37,9 +38,12 @@ public struct LatencyRow: Equatable, Sendable {
     n = durations.count
     min = durations.min()
     max = durations.max()
+    // Summed exactly (|sum| < 2^63 · 2^64), divided once: the mean summaries give.
     mean =
       durations.isEmpty
-      ? nil : durations.reduce(0.0) { $0 + Double($1) } / Double(durations.count)
+      ? nil
+      : ExactRounding.quotient(
+        durations.reduce(Int128(0)) { $0 + Int128($1) }, UInt64(durations.count))
     let values = Percentile.of(&durations, at: percentiles)
     points = Self.points(percentiles, values: values, count: n)
     relativeError = nil
@@ -52,7 +56,7 @@ public struct LatencyRow: Equatable, Sendable {
     n = Int(clamping: histogram.count)
     min = histogram.minimum
     max = histogram.maximum
-    mean = histogram.count == 0 ? nil : Double(histogram.sum) / Double(histogram.count)
+    mean = histogram.count == 0 ? nil : ExactRounding.quotient(histogram.sum, histogram.count)
     let values = histogram.count == 0 ? nil : percentiles.map { histogram.lowerPercentile($0) ?? 0 }
     points = Self.points(percentiles, values: values, count: n)
     relativeError = histogram.relativeError

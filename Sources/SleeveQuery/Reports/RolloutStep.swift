@@ -3,7 +3,8 @@ import SleeveStore
 
 /// What `sleeve check --apply` does to one flag, from its verdict: roll it back on a breach,
 /// advance a staged rollout that passed its stage to the next stage (or, past its last stage,
-/// enable it), and otherwise leave it as it is. Each step is recorded with the evidence as the
+/// enable it), and otherwise leave it as it is (a flag already rolled back is not rolled back
+/// again: a step records a change, never a repeat). Each step is recorded with the evidence as the
 /// reason and `sleeve check` as the actor.
 public struct RolloutStep: Equatable, Sendable {
   /// What happens to the flag.
@@ -35,8 +36,14 @@ public struct RolloutStep: Equatable, Sendable {
     let served = report.history.last?.percent
     switch verdict.decision {
     case .rollback:
-      action = .rollBack
       evidence = verdict.checks.filter { $0.verdict == .breach }
+      // A step records a change of state, never the same state again: a flag already rolled
+      // back stays so (the breach that rolled it back is still in its cohorts).
+      guard report.state != RecordCodes.FlagState.rolledBack.name else {
+        action = .stay(why: "rollback: already rolled back")
+        return
+      }
+      action = .rollBack
     case .promote:
       evidence = verdict.checks.filter { $0.verdict == .pass }
       guard let served else {
@@ -68,7 +75,8 @@ public struct RolloutStep: Equatable, Sendable {
     switch action {
     case .rollBack:
       FlagLedger.Change(
-        key: flag, state: "rolledBack", reason: "sleeve check: " + evidence, actor: Self.actor)
+        key: flag, state: RecordCodes.FlagState.rolledBack.name,
+        reason: "sleeve check: " + evidence, actor: Self.actor)
     case .advance(let percent):
       FlagLedger.Change(
         key: flag, state: RolloutRecords.rollingOut,

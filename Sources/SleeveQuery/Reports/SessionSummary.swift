@@ -34,10 +34,13 @@ public struct SessionSummary: Equatable, Sendable {
     liveness.rawValue + (writeErrors > 0 ? ", failed writes" : "")
   }
 
-  /// Seconds from start to end (or to the last heartbeat), computed in `Double` so that any
-  /// pair of times a file holds gives a value (negative when the end is before the start).
+  /// Seconds from start to end (or to the last heartbeat): the exact difference in `Int128`
+  /// over 10⁹, rounded once (``ExactRounding``), so any pair of times a file holds gives a
+  /// value (negative when the end is before the start) and 1,500 ns at 1.7·10¹⁸ ns is 1.5e-6 s,
+  /// not the 1.536e-6 of a difference of two `Double`s.
   public var durationSeconds: Double {
-    (Double(lastSeenUnixNanoseconds) - Double(startedUnixNanoseconds)) / 1e9
+    ExactRounding.quotient(
+      Int128(lastSeenUnixNanoseconds) - Int128(startedUnixNanoseconds), 1_000_000_000)
   }
 
   /// The row ids of this session's rows in every id-partitioned table (`id >> 32` is the

@@ -36,7 +36,7 @@ public struct StageCohorts: Equatable, Sendable {
   /// The split of units against the share (``SampleRatioTest``); `nil` for counts no split
   /// can produce.
   public var sampleRatio: SampleRatioTest? {
-    SampleRatioTest(unitsOn: on.units, unitsOff: off.units, shareOn: percent.fraction)
+    SampleRatioTest(unitsOn: on.units, unitsOff: off.units, shareOn: percent)
   }
 
   /// A share with nothing recorded at it.

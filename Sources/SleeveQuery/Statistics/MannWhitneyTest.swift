@@ -63,9 +63,9 @@ public struct MannWhitneyTest: Equatable, Sendable {
 /// The Hodges-Lehmann estimate of the shift between two samples: the median of all pairwise
 /// differences (first − second).
 ///
-/// Differences are taken in `Double`, so any durations a file holds (`Int64.max` against
-/// `Int64.min` included) give a shift, exact to 53 bits (±1 ns below 2^53 ns, about 104
-/// days) and never wrapped.
+/// Differences of raw durations are exact (`Int128`, so `Int64.max` against `Int64.min` is
+/// never wrapped) and the median of an even number of them is their exact midpoint, rounded
+/// once to a `Double` (``PairwiseDifferences``): at 2^62 ns the shift is as exact as at 0.
 public enum HodgesLehmann {
   /// Pairs beyond this are estimated from evenly spaced subsamples of both cohorts (raw
   /// samples only: grouped ones are never subsampled).

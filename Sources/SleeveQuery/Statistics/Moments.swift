@@ -3,8 +3,8 @@
 /// Two kinds, as in GrowthBook's gbstats: a sample of measured values (built from the count, the
 /// sum and the sum of squares, variance with n − 1, as its `SampleMeanStatistic`), and a
 /// proportion (built from successes and trials, variance p(1 − p), as its
-/// `ProportionStatistic`). Everything is `Double`: exact for counts below 2⁵³ and sums of that
-/// size, and the moments of a few million durations lose no digit a test can see.
+/// `ProportionStatistic`). Everything is `Double`; measured values are summed shifted by the
+/// first (``init(weighted:)``), so equal values have variance exactly 0.
 ///
 /// ```swift
 /// let errors = Moments(successes: 50, trials: 1_000)!  // mean 0.05, variance 0.0475
@@ -41,18 +41,44 @@ public struct Moments: Equatable, Sendable {
     }
   }
 
-  /// The moments of `values` (sum and sum of squares, as ``init(count:sum:sumOfSquares:)``);
-  /// `nil` when a value or a sum is not finite.
+  /// The moments of `values`, as ``init(weighted:)`` with each value counted once.
   public init?(values: some Sequence<Double>) {
+    self.init(weighted: values.lazy.map { (value: $0, count: 1) })
+  }
+
+  /// The moments of `values`, each counted `count` times (a grouped sample: a histogram's
+  /// buckets), from sums shifted by the first value: mean = x₀ + Σc(x − x₀)/n and variance
+  /// (Σc(x − x₀)² − (Σc(x − x₀))²/n)/(n − 1). Shifting removes the cancellation of the
+  /// textbook Σx² − (Σx)²/n, which leaves rounding noise (2.5e-13 for ten equal
+  /// ln(123,456,789)): equal values have variance exactly 0 and their own value as mean, so a
+  /// constant arm reads as constant. `nil` when a value or a sum is not finite, a count is
+  /// negative, or the total count passes `Int.max`.
+  public init?(weighted values: some Sequence<(value: Double, count: Int)>) {
     var count = 0
+    var origin: Double?
     var sum = 0.0
     var sumOfSquares = 0.0
-    for value in values {
-      count += 1
-      sum += value
-      sumOfSquares += value * value
+    for (value, times) in values where times != 0 {
+      guard times > 0, value.isFinite else { return nil }
+      let (total, overflow) = count.addingReportingOverflow(times)
+      guard !overflow else { return nil }
+      count = total
+      let shift = origin ?? value
+      origin = shift
+      let deviation = value - shift
+      sum += deviation * Double(times)
+      sumOfSquares += deviation * deviation * Double(times)
     }
-    self.init(count: count, sum: sum, sumOfSquares: sumOfSquares)
+    guard let origin, count > 0 else {
+      self.init(count: 0, sum: 0, sumOfSquares: 0)
+      return
+    }
+    guard let shifted = Moments(count: count, sum: sum, sumOfSquares: sumOfSquares) else {
+      return nil
+    }
+    let mean = origin + shifted.mean
+    guard mean.isFinite else { return nil }
+    self.init(count: count, mean: mean, variance: shifted.variance)
   }
 
   /// The moments of a proportion: mean `successes / trials`, variance p(1 − p); `nil` when

@@ -1,3 +1,5 @@
+import SleeveCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -28,10 +30,12 @@
 ///
 /// p-values come from `erfc`, which keeps full relative precision down to about 1e-308 (a
 /// statistic near 1,400) and then underflows to 0, which is still below the threshold; no input
-/// traps. Counts are converted to `Double` (exact below 2⁵³ units).
+/// traps. The share is in basis points and the counts are integers, so the expected counts and
+/// the rule that decides whether the check runs are exact.
 ///
 /// ```swift
-/// let srm = SampleRatioTest(unitsOn: 1_100, unitsOff: 3_900, shareOn: 0.25)!
+/// let srm = SampleRatioTest(
+///   unitsOn: 1_100, unitsOff: 3_900, shareOn: RolloutPercentage(basisPoints: 2_500)!)!
 /// srm.statistic  // 24.0
 /// srm.isMismatch // true: p ≈ 9.6e-7
 /// ```
@@ -91,18 +95,17 @@ public struct SampleRatioTest: Equatable, Sendable {
   public let unitsOn: Int
   /// The units observed off.
   public let unitsOff: Int
-  /// The share served on, in 0…1.
-  public let shareOn: Double
-  /// The units expected on: `shareOn × n`.
+  /// The share served on.
+  public let shareOn: RolloutPercentage
+  /// The units expected on: `shareOn × n`, exact and rounded once (``ExactRounding``).
   public let expectedOn: Double
-  /// The units expected off: `(1 − shareOn) × n`.
+  /// The units expected off: `(1 − shareOn) × n`, exact and rounded once.
   public let expectedOff: Double
-  /// Pearson's chi-square statistic; `nil` when there is none (no units, or a share of 0 or 1,
-  /// where the leak rule decides instead) or it overflows (a share within about 1e-290 of 0 or
-  /// 1, where p is 0). Always finite.
+  /// Pearson's chi-square statistic; `nil` when there is none (no units, or a share of 0 or
+  /// 100%, where the leak rule decides instead). Always finite.
   public let statistic: Double?
-  /// The p-value: the chi-square tail for a share inside 0…1; for a share of 0 or 1, 0 when a
-  /// unit leaked into the empty arm and 1 otherwise; 1 with no units. Always in 0…1.
+  /// The p-value: the chi-square tail for a share inside 0…100%; for a share of 0 or 100%, 0
+  /// when a unit leaked into the empty arm and 1 otherwise; 1 with no units. Always in 0…1.
   public let pValue: Double
   /// What the check concluded.
   public let outcome: Outcome
@@ -116,39 +119,45 @@ public struct SampleRatioTest: Equatable, Sendable {
   /// Whether the split is a mismatch (which holds a rollout).
   public var isMismatch: Bool { outcome == .mismatch }
 
-  /// Checks `unitsOn` and `unitsOff` against `shareOn`; `nil` for input no split can produce
-  /// (a negative count, or a share that is not a number in 0…1).
-  public init?(unitsOn: Int, unitsOff: Int, shareOn: Double) {
-    guard unitsOn >= 0, unitsOff >= 0, shareOn >= 0, shareOn <= 1 else { return nil }
+  /// Checks `unitsOn` and `unitsOff` against `shareOn`; `nil` for a negative count.
+  ///
+  /// Everything before the statistic's last division is integer arithmetic on basis points
+  /// (`Int128`): whether an arm expects at least ``minimumUnitsPerArm`` units is
+  /// `min(b, 10,000 − b) · n ≥ 8 · 10,000`, exact (40 units at 80% expect 8 off, not
+  /// 7.999999999999998), and the statistic is D² / (n · b · (10,000 − b)) with the exact
+  /// integer D = 10,000 · on − b · n (the same value as Σ (observed − expected)² / expected).
+  public init?(unitsOn: Int, unitsOff: Int, shareOn: RolloutPercentage) {
+    guard unitsOn >= 0, unitsOff >= 0 else { return nil }
     self.unitsOn = unitsOn
     self.unitsOff = unitsOff
     self.shareOn = shareOn
-    let on = Double(unitsOn)
-    let off = Double(unitsOff)
-    let total = on + off
-    expectedOn = shareOn * total
-    expectedOff = (1 - shareOn) * total
+    let whole = Int128(RolloutPercentage.everyone.basisPoints)
+    let onShare = Int128(shareOn.basisPoints)
+    let offShare = whole - onShare
+    let total = Int128(unitsOn) + Int128(unitsOff)
+    let denominator = UInt64(whole)
+    expectedOn = ExactRounding.quotient(onShare * total, denominator)
+    expectedOff = ExactRounding.quotient(offShare * total, denominator)
     guard total > 0 else {
       (statistic, pValue, outcome) = (nil, 1, .notCheckable(.noUnits))
       return
     }
-    if shareOn == 0 || shareOn == 1 {
-      let leaked = shareOn == 0 ? unitsOn > 0 : unitsOff > 0
+    if onShare == 0 || offShare == 0 {
+      let leaked = onShare == 0 ? unitsOn > 0 : unitsOff > 0
       (statistic, pValue, outcome) = (nil, leaked ? 0 : 1, leaked ? .mismatch : .consistent)
       return
     }
-    let x =
-      (on - expectedOn) * (on - expectedOn) / expectedOn
-      + (off - expectedOff) * (off - expectedOff) / expectedOff
-    // Only a share within about 1e-290 of 0 or 1 can overflow the statistic: p is then 0.
-    let p = x.isFinite ? erfc((x / 2).squareRoot()) : 0
-    statistic = x.isFinite ? x : nil
-    pValue = p
-    let smaller = min(expectedOn, expectedOff)
-    if smaller < Double(Self.minimumUnitsPerArm) {
+    // |D| ≤ 10,000 · 2^64 and the denominator ≤ 2^64 · 2.5·10^7: both finite as `Double`s.
+    let deviation = Double(whole * Int128(unitsOn) - onShare * total)
+    let x = deviation * deviation / (Double(total) * Double(onShare) * Double(offShare))
+    statistic = x
+    pValue = erfc((x / 2).squareRoot())
+    let smallerShare = min(onShare, offShare)
+    if smallerShare * total < Int128(Self.minimumUnitsPerArm) * whole {
+      let smaller = ExactRounding.quotient(smallerShare * total, denominator)
       outcome = .notCheckable(.tooFewExpectedUnits(smallerExpected: smaller))
     } else {
-      outcome = p < Self.threshold ? .mismatch : .consistent
+      outcome = pValue < Self.threshold ? .mismatch : .consistent
     }
   }
 }

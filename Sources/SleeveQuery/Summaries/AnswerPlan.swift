@@ -58,6 +58,19 @@ public struct AnswerPlan: Equatable, Sendable {
     return text
   }
 
+  /// ``sentence`` for an answer that also shows a percentage rollout's per-share cohorts
+  /// (`showsStages`): those are read from raw rows whatever the plan (summaries are per
+  /// handler and variant, not per share), so beside summaries the sentence says so too, and
+  /// every figure is printed under the plan it came from.
+  public func sentence(showsStages: Bool) -> String {
+    guard showsStages, source == .summaries else { return sentence }
+    return sentence + " " + Self.stagesSentence
+  }
+
+  /// `Per-share rollout cohorts: from raw rows (exact), percentiles by linear interpolation.`
+  public static let stagesSentence =
+    "Per-share rollout cohorts: from raw rows (exact), percentiles by linear interpolation."
+
   /// How a histogram percentile is computed, as outputs name it.
   public static let histogramPercentileMethod =
     "by rank, numpy method='lower' (the value at rank floor((n-1)p/100)), from base-2 "
@@ -78,7 +91,8 @@ extension QueryDatabase {
   /// - Throws: ``QueryError/rawRowsPruned(sessions:need:)`` when raw rows are needed
   ///   (`--exact`, `--by event`) and a selected session was pruned;
   ///   ``QueryError/notSummarized(sessions:)`` when summaries are needed (`--method
-  ///   histogram`, or pruned sessions beside others) and an ended session has none.
+  ///   histogram`, or pruned sessions beside others) and an ended session has none;
+  ///   ``QueryError/summariesCannotAnswer(need:)`` for `--by event` with `--method histogram`.
   public func answerPlan(
     for sessions: [SessionSummary], method: AnswerMethod, grouping: Grouping? = nil
   ) throws -> AnswerPlan {
@@ -104,9 +118,15 @@ extension QueryDatabase {
         guard lacking.isEmpty else { throw QueryError.notSummarized(sessions: lacking) }
         return AnswerPlan(source: .summaries, pruned: pruned, summarizedOnDemand: onDemand)
       }
-      // Outcomes are summarized per handler, not per event: `--by event` reads the fires,
-      // whatever the method (and says so).
-      if grouping == .event { return try raw(need: "--by event") }
+      // Outcomes are summarized per handler, not per event: `--by event` reads the fires, and
+      // is refused with `--method histogram` (summaries only), as any answer that needs raw
+      // rows the chosen method does not read.
+      if grouping == .event {
+        guard method != .histogram else {
+          throw QueryError.summariesCannotAnswer(need: "--by event")
+        }
+        return try raw(need: "--by event")
+      }
       switch method {
       case .exact: return try raw(need: "--exact")
       case .histogram: return try summaries()
