@@ -26,7 +26,9 @@ enum SummarizeCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     // The selection is read first, so a selection that matches nothing never upgrades the file.
-    let sessions = try context.openDatabase().sessions(matching: filter)
+    // Unchecked: rebuilding is how a damaged summary is repaired.
+    let sessions = try context.openDatabase().sessions(
+      matching: filter, checkingSummaries: false)
     let connection = try SleeveDatabase.openForWriting(path: context.databasePath)
     let progress = ProgressLine(console: context.console)
     let report = try SessionSummarizer.summarize(

@@ -3,8 +3,15 @@ import SleeveStore
 extension QueryDatabase {
   /// The sessions a filter selects, oldest first.
   ///
-  /// - Throws: `QueryError.sessionNotFound` when none matches.
-  public func sessions(matching filter: QueryFilter) throws -> [SessionSummary] {
+  /// - Parameter checkingSummaries: Whether a summarized session's `session_summaries` row
+  ///   (the counts shown for it) must match its checksum; only `sleeve summarize`, which
+  ///   repairs damaged summaries, selects without.
+  /// - Throws: `QueryError.sessionNotFound` when none matches;
+  ///   ``SummaryError/damaged(session:detail:)`` for a summary row that does not match its
+  ///   checksum.
+  public func sessions(matching filter: QueryFilter, checkingSummaries: Bool = true) throws
+    -> [SessionSummary]
+  {
     try translating {
       var conditions: [String] = []
       var values: [SQLValue] = []
@@ -63,7 +70,8 @@ extension QueryDatabase {
         """ + whereClause + (limit == nil ? "" : newest))
       try statement.bind(values)
       // Checked against their checksums: the counts of a pruned session are only here.
-      let states = try SummaryTables.states(connection: connection)
+      let states = try SummaryTables.states(
+        connection: connection, verified: checkingSummaries)
       var rows: [SessionSummary] = []
       while try statement.step() {
         rows.append(try summary(from: statement, states: states))

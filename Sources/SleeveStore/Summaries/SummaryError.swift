@@ -14,8 +14,9 @@ public enum SummaryError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .damaged(let session, let detail):
-      "session \(session) has a damaged latency summary (\(detail)); answer from raw rows with "
-        + "--exact, or rebuild its summaries with 'sleeve summarize --session \(session) --rebuild'"
+      "session \(session) has a damaged latency summary (\(detail)); rebuild its summaries "
+        + "from its raw rows with 'sleeve summarize --session \(session) --rebuild' (--exact "
+        + "answers from raw rows meanwhile, unless its session_summaries row is the damage)"
     case .damagedRollup(let block, let detail):
       "the latency summary rollup of sessions \(max(1, SummaryRollups.sessions(of: block).lowerBound))–"
         + "\(SummaryRollups.sessions(of: block).upperBound) is damaged (\(detail)); answer with "
