@@ -42,6 +42,7 @@ let package = Package(
         .embedInCode("../../Migrations/0006_summary_rollups.sql"),
         .embedInCode("../../Migrations/0007_rollouts.sql"),
         .embedInCode("../../Migrations/0008_deliveries.sql"),
+        .embedInCode("../../Migrations/0009_summary_checksums.sql"),
       ],
       swiftSettings: strict
     ),

@@ -118,7 +118,7 @@ public enum SleeveCLI {
       }
     case let error as SummaryError:
       switch error {
-      case .damaged, .damagedRollup: return (.dataError, error.description)
+      case .damaged, .damagedRollup, .damagedInput: return (.dataError, error.description)
       case .rawRowsPruned: return (.unavailable, error.description)
       }
     case let error as StoreError:

@@ -67,7 +67,7 @@ struct EndToEndTests {
     #expect(status.exit == 0)
     #expect(
       status.out
-        == "applied  0001_initial\napplied  0002_row_ids\napplied  0003_run_context\napplied  0004_interactions\napplied  0005_summaries\napplied  0006_summary_rollups\napplied  0007_rollouts\napplied  0008_deliveries\n"
+        == "applied  0001_initial\napplied  0002_row_ids\napplied  0003_run_context\napplied  0004_interactions\napplied  0005_summaries\napplied  0006_summary_rollups\napplied  0007_rollouts\napplied  0008_deliveries\napplied  0009_summary_checksums\n"
     )
     let migrate = await CLIRunner.run(["migrate", "--db", path])
     #expect(migrate.out == "'\(path)' is up to date.\n")

@@ -35,7 +35,7 @@ struct MigrateContextTests {
     #expect(migrate.exit == 0)
     #expect(
       migrate.out
-        == "applied  0003_run_context\napplied  0004_interactions\napplied  0005_summaries\napplied  0006_summary_rollups\napplied  0007_rollouts\napplied  0008_deliveries\n"
+        == "applied  0003_run_context\napplied  0004_interactions\napplied  0005_summaries\napplied  0006_summary_rollups\napplied  0007_rollouts\napplied  0008_deliveries\napplied  0009_summary_checksums\n"
     )
     #expect(try snapshot() == before)
     #expect(try old.connection.scalarInt("SELECT count(*) FROM sessions") == 2)
@@ -62,7 +62,7 @@ struct MigrateContextTests {
     #expect(
       try Migrator.state(of: old.connection).pending == [
         "0003_run_context", "0004_interactions", "0005_summaries", "0006_summary_rollups",
-        "0007_rollouts", "0008_deliveries",
+        "0007_rollouts", "0008_deliveries", "0009_summary_checksums",
       ])
   }
 }

@@ -56,11 +56,10 @@ struct SummaryOutputTests {
   func prunedIsUnavailable() async throws {
     let fixture = try FixtureDatabase.standard()
     try fixture.summarizeEnded()
+    try SummaryTables.markPruned(
+      session: 1, unixNanoseconds: 1, connection: fixture.connection)
     try fixture.connection.execute(
-      """
-      DELETE FROM outcomes WHERE id >> 32 = 1; DELETE FROM fires WHERE id >> 32 = 1;
-      UPDATE session_summaries SET raw_pruned_unix_ns = 1 WHERE session_id = 1
-      """)
+      "DELETE FROM outcomes WHERE id >> 32 = 1; DELETE FROM fires WHERE id >> 32 = 1")
     let exact = await CLIRunner.run([
       "errors", "--db", fixture.path, "--session", "all", "--exact",
     ])

@@ -136,7 +136,7 @@ struct ContextFilterTests {
     #expect(
       try Migrator.state(of: connection).pending == [
         "0003_run_context", "0004_interactions", "0005_summaries", "0006_summary_rollups",
-        "0007_rollouts", "0008_deliveries",
+        "0007_rollouts", "0008_deliveries", "0009_summary_checksums",
       ])
   }
 

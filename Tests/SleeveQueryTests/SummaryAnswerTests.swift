@@ -137,11 +137,10 @@ struct SummaryAnswerTests {
   func prunedSessionsAnswerFromSummaries() throws {
     let fixture = try Self.history(seed: 2, summarized: [1, 3])
     // Prune session 1 as `sleeve prune` does: raw rows gone, its mark says so.
+    try SummaryTables.markPruned(
+      session: 1, unixNanoseconds: 5, connection: fixture.connection)
     try fixture.connection.execute(
-      """
-      DELETE FROM outcomes WHERE id >> 32 = 1; DELETE FROM fires WHERE id >> 32 = 1;
-      UPDATE session_summaries SET raw_pruned_unix_ns = 5 WHERE session_id = 1
-      """)
+      "DELETE FROM outcomes WHERE id >> 32 = 1; DELETE FROM fires WHERE id >> 32 = 1")
     let database = try QueryDatabase(path: fixture.path)
     let sessions = try database.sessions(matching: Self.all(.automatic))
     #expect(throws: QueryError.notSummarized(sessions: [2])) {

@@ -123,7 +123,7 @@ struct SummaryRollupTests {
         && byBlock.allSatisfy { stored[$0.key] == SummaryRollups.BlockState(holding: $0.value) }
     }
     #expect(try consistent(connection))
-    let before = try SummaryRollups.rows(of: 0, connection: connection)
+    let before = try #require(try SummaryRollups.rows(of: 0, connection: connection))
       .map { "\($0.identity.key) \($0.variant) \(HistogramCoding.encode($0.summary.durations))" }
       .sorted()
     // Summarizing a session again rebuilds its block: the same rows.
@@ -131,7 +131,7 @@ struct SummaryRollupTests {
       try SummaryTables.summarize(session: 5, connection: connection, unixNanoseconds: 2)
     }
     #expect(try consistent(connection))
-    let after = try SummaryRollups.rows(of: 0, connection: connection)
+    let after = try #require(try SummaryRollups.rows(of: 0, connection: connection))
       .map { "\($0.identity.key) \($0.variant) \(HistogramCoding.encode($0.summary.durations))" }
       .sorted()
     #expect(after == before)

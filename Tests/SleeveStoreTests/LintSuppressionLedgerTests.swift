@@ -93,7 +93,7 @@ struct LintSuppressionLedgerTests {
     #expect(
       try Migrator.state(of: old.connection).pending == [
         "0004_interactions", "0005_summaries", "0006_summary_rollups", "0007_rollouts",
-        "0008_deliveries",
+        "0008_deliveries", "0009_summary_checksums",
       ])
   }
 

@@ -57,7 +57,7 @@ struct RowIDMigrationTests {
     #expect(
       try Migrator.migrate(connection) == [
         "0002_row_ids", "0003_run_context", "0004_interactions", "0005_summaries",
-        "0006_summary_rollups", "0007_rollouts", "0008_deliveries",
+        "0006_summary_rollups", "0007_rollouts", "0008_deliveries", "0009_summary_checksums",
       ])
     for session in [Int64(1), 256] {
       let base = session << 32
@@ -115,7 +115,7 @@ struct RowIDMigrationTests {
     #expect(
       try Migrator.state(of: connection).pending == [
         "0002_row_ids", "0003_run_context", "0004_interactions", "0005_summaries",
-        "0006_summary_rollups", "0007_rollouts", "0008_deliveries",
+        "0006_summary_rollups", "0007_rollouts", "0008_deliveries", "0009_summary_checksums",
       ])
   }
 

@@ -120,7 +120,7 @@ struct SessionMergerContextTests {
     #expect(
       try Migrator.state(of: old.connection).pending == [
         "0003_run_context", "0004_interactions", "0005_summaries", "0006_summary_rollups",
-        "0007_rollouts", "0008_deliveries",
+        "0007_rollouts", "0008_deliveries", "0009_summary_checksums",
       ])
     let directory = TemporaryDirectory()
     let target = try SleeveDatabase.openForWriting(path: directory.path("out.sqlite"))
@@ -135,7 +135,7 @@ struct SessionMergerContextTests {
     #expect(
       try Migrator.state(of: old.connection).pending == [
         "0003_run_context", "0004_interactions", "0005_summaries", "0006_summary_rollups",
-        "0007_rollouts", "0008_deliveries",
+        "0007_rollouts", "0008_deliveries", "0009_summary_checksums",
       ])
   }
 

@@ -27,8 +27,12 @@ enum SummarizeCommand: Command {
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     // The selection is read first, so a selection that matches nothing never upgrades the file.
     let database = try context.openDatabase()
+    // Unchecked: rebuilding is how a damaged summary is repaired.
     let (sessions, unowned) = try database.snapshot {
-      (try database.sessions(matching: filter), try database.unownedRows())
+      (
+        try database.sessions(matching: filter, checkingSummaries: false),
+        try database.unownedRows()
+      )
     }
     context.warnUnowned(unowned)
     let connection = try SleeveDatabase.openForWriting(path: context.databasePath)

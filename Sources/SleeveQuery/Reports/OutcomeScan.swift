@@ -62,7 +62,13 @@ struct OutcomeScan {
     let blockStates = try SummaryRollups.blockStates(connection: connection)
     guard !blockStates.isEmpty else { return [] }
     var summarized: [Int64: [Int64]] = [:]
-    for id in try SummaryTables.states(connection: connection).keys {
+    let states: [Int64: SummaryTables.State]
+    do {
+      states = try SummaryTables.states(connection: connection)
+    } catch let error as SummaryError {
+      throw QueryError.damagedSummary(error)
+    }
+    for id in states.keys {
       summarized[SummaryRollups.block(of: id), default: []].append(id)
     }
     let selected = Set(sessions.map(\.id))
@@ -71,12 +77,14 @@ struct OutcomeScan {
     where blockStates[block] == SummaryRollups.BlockState(holding: ids)
       && ids.allSatisfy(selected.contains)
     {
-      let rows: [SummaryRollups.Row]
+      let checked: [SummaryRollups.Row]?
       do {
-        rows = try SummaryRollups.rows(of: block, connection: connection)
+        checked = try SummaryRollups.rows(of: block, connection: connection)
       } catch let error as SummaryError {
         throw QueryError.damagedSummary(error)
       }
+      // No checksums (a file from before 0009) or a member changed since: one by one.
+      guard let rows = checked else { continue }
       // In stored key order, so which registration site a group shows first never depends
       // on hashing.
       for row in rows {

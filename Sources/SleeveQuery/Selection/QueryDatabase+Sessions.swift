@@ -3,8 +3,15 @@ import SleeveStore
 extension QueryDatabase {
   /// The sessions a filter selects, oldest first.
   ///
-  /// - Throws: `QueryError.sessionNotFound` when none matches.
-  public func sessions(matching filter: QueryFilter) throws -> [SessionSummary] {
+  /// - Parameter checkingSummaries: Whether a summarized session's `session_summaries` row
+  ///   (the counts shown for it) must match its checksum; only `sleeve summarize`, which
+  ///   repairs damaged summaries, selects without.
+  /// - Throws: `QueryError.sessionNotFound` when none matches;
+  ///   ``SummaryError/damaged(session:detail:)`` for a summary row that does not match its
+  ///   checksum.
+  public func sessions(matching filter: QueryFilter, checkingSummaries: Bool = true) throws
+    -> [SessionSummary]
+  {
     try translating {
       var conditions: [String] = []
       var values: [SQLValue] = []
@@ -58,15 +65,16 @@ extension QueryDatabase {
           coalesce(s.ended_unix_ns, s.heartbeat_unix_ns), s.status, s.host, s.pid,
           s.heartbeat_unix_ns, s.write_errors, s.failed_events, s.dropped_events, s.os,
           s.runtime, s.sleeve_version, s.sqlite_version, s.metadata_json, s.tags_json,
-          s.durability, y.session_id IS NOT NULL AND s.status = 'ended', y.fires, y.outcomes,
-          \(SessionContext.columns("x"))
+          s.durability, \(SessionContext.columns("x"))
         FROM sessions s LEFT JOIN session_context x ON x.session_id = s.id
-        LEFT JOIN session_summaries y ON y.session_id = s.id
         """ + whereClause + (limit == nil ? "" : newest))
       try statement.bind(values)
+      // Checked against their checksums: the counts of a pruned session are only here.
+      let states = try SummaryTables.states(
+        connection: connection, verified: checkingSummaries)
       var rows: [SessionSummary] = []
       while try statement.step() {
-        rows.append(try summary(from: statement))
+        rows.append(try summary(from: statement, states: states))
       }
       guard !rows.isEmpty else {
         throw QueryError.sessionNotFound(Self.describe(filter) + (try unrecordedContext(filter)))
@@ -75,12 +83,14 @@ extension QueryDatabase {
     }
   }
 
-  private func summary(from row: Statement) throws -> SessionSummary {
+  private func summary(from row: Statement, states: [Int64: SummaryTables.State]) throws
+    -> SessionSummary
+  {
     let id = row.int64(at: 0)
     // An ended, summarized session's counts are those its summary recorded when it ended (no
     // row is added to an ended session): read from one row, not counted over its raw rows,
     // and the only counts left once they are pruned.
-    let summarized = row.int64(at: 19) != 0
+    let state = row.text(at: 5) == "ended" ? states[id] : nil
     let liveness = SessionLiveness.classify(
       status: row.text(at: 5) ?? "", host: row.text(at: 6) ?? "", pid: row.int64(at: 7),
       heartbeatUnixNanoseconds: row.int64(at: 8))
@@ -95,10 +105,9 @@ extension QueryDatabase {
       startedUnixNanoseconds: row.int64(at: 3), lastSeenUnixNanoseconds: row.int64(at: 4),
       liveness: liveness, writeErrors: Int(row.int64(at: 9)), failedEvents: Int(row.int64(at: 10)),
       droppedEvents: Int(row.int64(at: 11)),
-      fires: summarized ? Int(clamping: row.int64(at: 20)) : try count("fires", session: id),
-      outcomes: summarized
-        ? Int(clamping: row.int64(at: 21)) : try count("outcomes", session: id),
-      metadata: metadata, context: SessionContext(row: row, at: 22))
+      fires: try state.map { Int(clamping: $0.fires) } ?? count("fires", session: id),
+      outcomes: try state.map { Int(clamping: $0.outcomes) } ?? count("outcomes", session: id),
+      metadata: metadata, context: SessionContext(row: row, at: 19))
   }
 
   /// SQL that is true when the JSON array in `column` holds the bound text (a column that is

@@ -54,10 +54,12 @@ extension QueryDatabase {
   /// Session `id`'s summaries: its stored ones when it is summarized, else built now from its
   /// raw rows (a session that has not ended, or a file from before summaries).
   ///
-  /// - Throws: ``QueryError/damagedSummary(_:)`` for a stored summary that does not decode.
+  /// - Throws: ``QueryError/damagedSummary(_:)`` for a stored summary that does not decode,
+  ///   does not match its checksum, or has rows without a `session_summaries` row.
   func summaries(of id: Int64) throws -> [OutcomeSummary.Key: OutcomeSummary] {
     do {
       guard try SummaryTables.state(of: id, connection: connection) != nil else {
+        try SummaryTables.requireNoRows(of: id, connection: connection)
         return try OutcomeSummaries.build(session: id, connection: connection)
       }
       return try SummaryTables.read(session: id, connection: connection)

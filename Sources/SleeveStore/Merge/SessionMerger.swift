@@ -41,6 +41,8 @@ public final class SessionMerger {
 
   private let target: Connection
   private let chunk: Int64
+  /// The input being merged, as given (error messages name it).
+  private var inputPath = ""
 
   /// A merger into `target` (a writable, migrated Sleeve database).
   public convenience init(target: Connection) {
@@ -74,6 +76,7 @@ public final class SessionMerger {
     guard state.pending.allSatisfy(SchemaMigrations.addOnlyTables.contains) else {
       throw MergeError.olderSchema(path: path)
     }
+    inputPath = path
     let attach = try target.prepare("ATTACH DATABASE ? AS input")
     try attach.bind(path, at: 1)
     try attach.run()
@@ -328,6 +331,7 @@ public final class SessionMerger {
       if hasRollouts { ranged.append(Self.copyOutcomeRollouts) }
       let summarized = try inputHas("session_summaries") && inputSummarized(session.id)
       if summarized { ranged += Self.copySummaryData }
+      let checksummed = try summarized && inputHas("summary_checksums")
       var outcomes = 0
       for (table, sql) in ranged {
         let key = Self.rangeKeys[table] ?? "id"
@@ -363,6 +367,7 @@ public final class SessionMerger {
       ] + (hasRollouts ? Self.copyRolloutPlans : [])
         + (try inputHas("session_context") ? [Self.copyContext] : [])
         + (summarized ? [Self.copySummaryMark] : [])
+        + (checksummed ? [Self.copySummaryChecksums] : [])
       {
         let statement = try target.prepare(sql)
         try statement.bind(newID, at: 1)
@@ -371,6 +376,11 @@ public final class SessionMerger {
       }
       try copyFlagEvents(of: session.id, to: newID, withRollouts: hasRollouts)
       if summarized {
+        // A damaged summary is refused, never carried on: checked against the checksums that
+        // came with it, or (an input from before 0009) as such a file is read, then sealed.
+        try SummaryTables.checkCopy(
+          session: newID, from: inputPath, inputSession: session.id, withChecksums: checksummed,
+          connection: target)
         try SummaryRollups.update(afterSummarizing: newID, connection: target)
       }
       // An ended session from a file without summaries is summarized as it lands.
@@ -461,6 +471,13 @@ public final class SessionMerger {
       raw_pruned_unix_ns)
     SELECT ?1, summarized_unix_ns, fires, outcomes, raw_pruned_unix_ns
     FROM input.session_summaries WHERE session_id = ?2
+    """
+
+  /// Copies a session's summary checksums (Migrations/0009) as they are (they hold no session
+  /// id): `?1` the target's session id, `?2` the input's.
+  private static let copySummaryChecksums = """
+    INSERT INTO main.summary_checksums (session_id, rows_digest, checksum)
+    SELECT ?1, rows_digest, checksum FROM input.summary_checksums WHERE session_id = ?2
     """
 
   /// Copies a session's summary rows (Migrations/0005) as they are, ranged by registration id:

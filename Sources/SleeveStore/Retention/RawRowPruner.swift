@@ -198,12 +198,10 @@ public enum RawRowPruner {
             session: target.session, connection: connection, unixNanoseconds: unixNanoseconds)
           summarizedFirst.append(target.session)
         }
+        // Checked first: summaries that are about to be the session's only record.
+        try SummaryTables.markPruned(
+          session: target.session, unixNanoseconds: unixNanoseconds, connection: connection)
         try deleteRawRows(of: target.session, connection: connection)
-        let mark = try connection.prepare(
-          "UPDATE session_summaries SET raw_pruned_unix_ns = ? WHERE session_id = ?")
-        try mark.bind(unixNanoseconds, at: 1)
-        try mark.bind(target.session, at: 2)
-        try mark.run()
         return true
       }
       if done { pruned.append(target) } else { changed.append(target.session) }

@@ -42,7 +42,8 @@ public enum SessionSummarizer {
   }
 
   /// Summarizes each of `sessions` that has ended and has no summaries (with `rebuild`, also
-  /// each summarized one whose raw rows remain), one transaction per session.
+  /// each summarized one whose raw rows remain, and then the rollups of their blocks), one
+  /// transaction per session (and per block).
   ///
   /// - Parameters:
   ///   - sessions: The session ids, in the order to summarize them.
@@ -73,7 +74,10 @@ public enum SessionSummarizer {
           report.notEnded.append(session)
           return
         }
-        if let state = try SummaryTables.state(of: session, connection: connection) {
+        // Unchecked: summarizing again is how a damaged summary is repaired.
+        if let state = try SummaryTables.state(
+          of: session, connection: connection, verified: false)
+        {
           if state.isPruned {
             report.pruned.append(session)
             return
@@ -88,6 +92,15 @@ public enum SessionSummarizer {
         report.summarized.append(Report.Summarized(session: session, summaries: rows))
       }
       progress(index + 1)
+    }
+    if rebuild {
+      // The rollups of the selected sessions' blocks are written again from their (checked)
+      // summaries, so a damaged rollup is repaired even where every session of it was pruned.
+      for block in Set(sessions.map(SummaryRollups.block(of:))).sorted() {
+        try connection.transaction {
+          try SummaryRollups.rebuild(block: block, connection: connection)
+        }
+      }
     }
     return report
   }

@@ -27,7 +27,16 @@ public enum SchemaMigrations {
     Migration(id: "0006_summary_rollups", bytes: PackageResources._006_summary_rollups_sql),
     Migration(id: "0007_rollouts", bytes: PackageResources._007_rollouts_sql),
     Migration(id: "0008_deliveries", bytes: PackageResources._008_deliveries_sql),
+    Migration(
+      id: "0009_summary_checksums", bytes: PackageResources._009_summary_checksums_sql),
   ]
+
+  /// Work a migration needs beyond its SQL, run in the transaction that applies it, right
+  /// after it is recorded: 0009 computes the checksums of the summaries written before it
+  /// (``SummaryChecksums``), which SQL cannot.
+  static func completion(of id: String) -> ((Connection) throws -> Void)? {
+    id == SummaryChecksums.migration ? { try SummaryChecksums.sealUnsealed(connection: $0) } : nil
+  }
 
   /// Migrations that only add tables, so a file without them is still read: a reader sees
   /// their tables empty (created in its own temporary schema, never in the file). Each must
@@ -35,5 +44,6 @@ public enum SchemaMigrations {
   public static let addOnlyTables: Set<String> = [
     "0003_run_context", "0004_interactions", "0005_summaries",
     "0006_summary_rollups", "0007_rollouts", "0008_deliveries",
+    "0009_summary_checksums",
   ]
 }

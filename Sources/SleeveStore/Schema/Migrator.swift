@@ -65,6 +65,7 @@ public enum Migrator {
         try record.bind(migration.id, at: 1)
         try record.bind(WallClock.unixNanoseconds(), at: 2)
         try record.run()
+        try SchemaMigrations.completion(of: migration.id)?(connection)
         applied.append(migration.id)
       }
       return applied

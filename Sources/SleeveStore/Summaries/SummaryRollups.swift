@@ -127,9 +127,16 @@ public enum SummaryRollups {
     guard stored == others || (stored == nil && others.sessions == 0) else {
       return try rebuild(block: block, connection: connection)
     }
-    var rows: [RowKey: OutcomeSummary]
+    var rows: [RowKey: OutcomeSummary] = [:]
     do {
-      rows = Dictionary(uniqueKeysWithValues: try read(block: block, connection: connection))
+      if stored != nil {
+        // The block as it was rolled up, checked: a damaged or stale rollup is rebuilt.
+        let members = try SummaryChecksums.members(
+          of: block, excluding: session, connection: connection)
+        guard let current = try verified(block: block, members: members, connection: connection)
+        else { return try rebuild(block: block, connection: connection) }
+        for (key, summary) in current { rows[key] = summary }
+      }
       try fold(session: session, into: &rows, connection: connection)
     } catch is SummaryError {
       return try rebuild(block: block, connection: connection)
@@ -143,6 +150,7 @@ public enum SummaryRollups {
   public static func invalidate(blockOf session: Int64, connection: Connection) throws {
     for sql in [
       "DELETE FROM summary_rollups WHERE block = ?", "DELETE FROM summary_blocks WHERE block = ?",
+      "DELETE FROM rollup_checksums WHERE block = ?",
     ] {
       let statement = try connection.prepare(sql)
       try statement.bind(block(of: session), at: 1)
@@ -164,14 +172,47 @@ public enum SummaryRollups {
     try write(rows, block: block, state: BlockState(holding: summarized), connection: connection)
   }
 
-  /// The rollup rows of block `block`, in the order of their stored keys.
+  /// The rollup rows of block `block`, in the order of their stored keys, checked against the
+  /// block's checksum; `nil` when it has no rollup, when the file keeps no checksums (a file
+  /// from before 0009: its sessions are read one by one, each checked), or when a member
+  /// session's summaries changed since it was rolled up (they are read one by one too).
   ///
   /// - Throws: ``SummaryError/damagedRollup(block:detail:)`` for a row whose blob does not
-  ///   decode or whose counts do not add up.
-  public static func rows(of block: Int64, connection: Connection) throws -> [Row] {
-    try read(block: block, connection: connection).map { key, summary in
-      Row(identity: key.identity, variant: key.variant, summary: summary)
+  ///   decode or whose counts do not add up, two rows of one identity and variant, or rows
+  ///   (or the block's row) that do not match the block's checksum or a block without one.
+  public static func rows(of block: Int64, connection: Connection) throws -> [Row]? {
+    guard try SummaryChecksums.areKept(connection: connection) else { return nil }
+    let members = try SummaryChecksums.members(of: block, connection: connection)
+    return try verified(block: block, members: members, connection: connection)?.map {
+      key, summary in Row(identity: key.identity, variant: key.variant, summary: summary)
     }
+  }
+
+  /// Block `block`'s rows, checked against its checksum; `nil` when it has no `summary_blocks`
+  /// row or its members were not `members` when it was rolled up.
+  private static func verified(block: Int64, members: Int64, connection: Connection) throws
+    -> [(RowKey, OutcomeSummary)]?
+  {
+    let mark = try connection.prepare(
+      """
+      SELECT b.sessions, b.session_id_sum, c.members, c.checksum FROM summary_blocks b
+      LEFT JOIN rollup_checksums c ON c.block = b.block WHERE b.block = ?
+      """)
+    try mark.bind(block, at: 1)
+    guard try mark.step() else { return nil }
+    guard case .integer(let storedMembers) = mark.value(at: 2),
+      case .integer(let stored) = mark.value(at: 3)
+    else { throw SummaryError.damagedRollup(block: block, detail: "it has no checksum") }
+    let (rows, digest) = try read(block: block, connection: connection)
+    guard
+      SummaryChecksums.rollupChecksum(
+        block: block, columnsFrom: 0, of: mark, members: storedMembers, rowsDigest: digest)
+        == stored
+    else {
+      throw SummaryError.damagedRollup(
+        block: block, detail: "its rows do not match their checksum")
+    }
+    return storedMembers == members ? rows : nil
   }
 
   struct RowKey: Hashable {
@@ -229,8 +270,10 @@ public enum SummaryRollups {
     }
   }
 
+  /// Block `block`'s rows, each checked against itself, with the digest of the rows (every
+  /// column, in key order).
   private static func read(block: Int64, connection: Connection) throws
-    -> [(RowKey, OutcomeSummary)]
+    -> (rows: [(RowKey, OutcomeSummary)], digest: Int64)
   {
     let statement = try connection.prepare(
       """
@@ -240,7 +283,10 @@ public enum SummaryRollups {
       """)
     try statement.bind(block, at: 1)
     var rows: [(RowKey, OutcomeSummary)] = []
+    var keys: Set<RowKey> = []
+    var digest = SummaryDigest(domain: "summary_rollups")
     while try statement.step() {
+      digest.add(columns: 0..<14, of: statement)
       func damaged(_ detail: String) -> SummaryError {
         .damagedRollup(block: block, detail: detail)
       }
@@ -254,12 +300,16 @@ public enum SummaryRollups {
       do {
         let (variant, summary) = try SummaryTables.summary(
           in: statement, variantAt: 5, countsFrom: 6, histogramAt: 12)
-        rows.append((RowKey(identity: identity, variant: variant), summary))
-      } catch {
+        let key = RowKey(identity: identity, variant: variant)
+        guard keys.insert(key).inserted else {
+          throw damaged("two rows of one identity and variant")
+        }
+        rows.append((key, summary))
+      } catch let error as SummaryTables.RowDamage {
         throw damaged(error.reason)
       }
     }
-    return rows
+    return (rows, digest.stored)
   }
 
   private static func write(
@@ -295,5 +345,16 @@ public enum SummaryRollups {
     try mark.bind(state.sessions, at: 2)
     try mark.bind(state.sessionIDSum, at: 3)
     try mark.run()
+    // The checksum of what was just written, read back as readers read it.
+    let members = try SummaryChecksums.members(of: block, connection: connection)
+    let written = try connection.prepare(
+      "SELECT sessions, session_id_sum FROM summary_blocks WHERE block = ?")
+    try written.bind(block, at: 1)
+    _ = try written.step()
+    let checksum = SummaryChecksums.rollupChecksum(
+      block: block, columnsFrom: 0, of: written, members: members,
+      rowsDigest: try read(block: block, connection: connection).digest)
+    try SummaryChecksums.sealRollup(
+      block: block, members: members, checksum: checksum, connection: connection)
   }
 }

@@ -1,6 +1,7 @@
 /// The one home of the summary tables (`Migrations/0005_summaries.sql`): writes a session's
-/// summaries from its raw rows, reads them back (refusing damage), and tells whether a session
-/// is summarized and whether its raw rows were pruned.
+/// summaries from its raw rows (with their checksums, ``SummaryChecksums``), reads them back
+/// (refusing damage: `SummaryTables+Reading.swift`), and tells whether a session is summarized
+/// and whether its raw rows were pruned.
 ///
 /// ```swift
 /// try connection.transaction {
@@ -19,25 +20,72 @@ public enum SummaryTables {
     public let outcomes: Int64
     /// When `sleeve prune` deleted its raw fires and outcomes; `nil` while they are kept.
     public let rawPrunedUnixNanoseconds: Int64?
+    /// The stored digest of its summary rows, checked against its row's checksum; `nil` in a
+    /// file that keeps no checksums (``SummaryChecksums/areKept(connection:)``).
+    let rowsDigest: Int64?
 
     /// Whether its raw fires and outcomes are gone.
     public var isPruned: Bool { rawPrunedUnixNanoseconds != nil }
   }
 
-  /// The summary state of every summarized session, by session id. Reads one small table.
-  public static func states(connection: Connection) throws -> [Int64: State] {
-    let statement = try connection.prepare(
-      """
-      SELECT session_id, summarized_unix_ns, fires, outcomes, raw_pruned_unix_ns
-      FROM session_summaries
-      """)
+  /// The summary state of every summarized session, by session id. Reads two small tables.
+  ///
+  /// - Parameter verified: Whether to check each row's checksum (in a file that keeps them);
+  ///   only the writers that replace summaries read them unchecked.
+  /// - Throws: ``SummaryError/damaged(session:detail:)`` for a session whose row does not
+  ///   match its checksum or has none, or a checksum whose session has no row (in a file that
+  ///   keeps checksums).
+  public static func states(connection: Connection, verified: Bool = true) throws
+    -> [Int64: State]
+  {
+    let checksums = try verified && SummaryChecksums.areKept(connection: connection)
+    let statement = try connection.prepare(stateQuery)
     var states: [Int64: State] = [:]
     while try statement.step() {
-      states[statement.int64(at: 0)] = State(
-        summarizedUnixNanoseconds: statement.int64(at: 1), fires: statement.int64(at: 2),
-        outcomes: statement.int64(at: 3), rawPrunedUnixNanoseconds: statement.optionalInt64(at: 4))
+      states[statement.int64(at: 0)] = try state(from: statement, checksums: checksums)
+    }
+    if checksums {
+      let orphans = try connection.prepare(
+        """
+        SELECT c.session_id FROM summary_checksums c
+        LEFT JOIN session_summaries s ON s.session_id = c.session_id
+        WHERE s.session_id IS NULL ORDER BY c.session_id LIMIT 1
+        """)
+      if try orphans.step() {
+        throw SummaryError.damaged(
+          session: orphans.int64(at: 0), detail: "its session_summaries row is missing")
+      }
     }
     return states
+  }
+
+  /// The columns of a session's state: id, the four of `session_summaries`, its stored digest
+  /// and checksum.
+  private static let stateQuery = """
+    SELECT s.session_id, s.summarized_unix_ns, s.fires, s.outcomes, s.raw_pruned_unix_ns,
+      c.rows_digest, c.checksum
+    FROM session_summaries s LEFT JOIN summary_checksums c ON c.session_id = s.session_id
+    """
+
+  /// The state in the current row of ``stateQuery``, its checksum checked when `checksums`.
+  private static func state(from row: Statement, checksums: Bool) throws -> State {
+    let session = row.int64(at: 0)
+    var rowsDigest: Int64?
+    if checksums {
+      guard case .integer(let digest) = row.value(at: 5),
+        case .integer(let stored) = row.value(at: 6)
+      else { throw SummaryError.damaged(session: session, detail: "it has no checksum") }
+      guard SummaryChecksums.sessionChecksum(columnsFrom: 1, of: row, rowsDigest: digest) == stored
+      else {
+        throw SummaryError.damaged(
+          session: session, detail: "its session_summaries row does not match its checksum")
+      }
+      rowsDigest = digest
+    }
+    return State(
+      summarizedUnixNanoseconds: row.int64(at: 1), fires: row.int64(at: 2),
+      outcomes: row.int64(at: 3), rawPrunedUnixNanoseconds: row.optionalInt64(at: 4),
+      rowsDigest: rowsDigest)
   }
 
   /// Writes session `session`'s summaries from its raw outcome rows, replacing any it had, and
@@ -52,7 +100,9 @@ public enum SummaryTables {
   public static func summarize(session: Int64, connection: Connection, unixNanoseconds: Int64)
     throws -> Int
   {
-    if let state = try state(of: session, connection: connection), state.isPruned {
+    if let state = try state(of: session, checksums: false, connection: connection),
+      state.isPruned
+    {
       throw SummaryError.rawRowsPruned(session: session)
     }
     let summaries = try OutcomeSummaries.build(session: session, connection: connection)
@@ -106,126 +156,75 @@ public enum SummaryTables {
     try mark.bind(ids.lowerBound, at: 3)
     try mark.bind(ids.upperBound, at: 4)
     try mark.run()
+    try SummaryChecksums.seal(
+      session: session,
+      rowsDigest: verifiedDigest(session: session, checks: .written, connection: connection),
+      connection: connection)
     try SummaryRollups.update(afterSummarizing: session, connection: connection)
     return summaries.count
   }
 
   /// Session `session`'s summary state; `nil` when it is not summarized.
-  public static func state(of session: Int64, connection: Connection) throws -> State? {
-    let statement = try connection.prepare(
-      """
-      SELECT summarized_unix_ns, fires, outcomes, raw_pruned_unix_ns FROM session_summaries
-      WHERE session_id = ?
-      """)
+  ///
+  /// - Parameter verified: Whether to check its checksum (in a file that keeps them); only
+  ///   the writers that replace a session's summaries read it unchecked.
+  /// - Throws: ``SummaryError/damaged(session:detail:)`` for a row that does not match its
+  ///   checksum or has none.
+  public static func state(of session: Int64, connection: Connection, verified: Bool = true)
+    throws -> State?
+  {
+    let checksums = try verified && SummaryChecksums.areKept(connection: connection)
+    return try state(of: session, checksums: checksums, connection: connection)
+  }
+
+  static func state(of session: Int64, checksums: Bool, connection: Connection) throws -> State? {
+    let statement = try connection.prepare(stateQuery + " WHERE s.session_id = ?")
     try statement.bind(session, at: 1)
     guard try statement.step() else { return nil }
-    return State(
-      summarizedUnixNanoseconds: statement.int64(at: 0), fires: statement.int64(at: 1),
-      outcomes: statement.int64(at: 2), rawPrunedUnixNanoseconds: statement.optionalInt64(at: 3))
+    return try state(from: statement, checksums: checksums)
   }
 
-  /// Session `session`'s stored summaries, by (registration, variant), with their failures.
+  /// Marks session `session` pruned at `unixNanoseconds` (`sleeve prune`, in the transaction
+  /// that deletes its raw rows), after checking its summaries: they are about to be its only
+  /// record, so damaged ones are never kept in place of raw rows.
   ///
-  /// - Throws: ``SummaryError/damaged(session:detail:)`` for a row whose blob does not decode
-  ///   or disagrees with its own columns (scale, count, minimum, maximum), a count or variant
-  ///   out of range, or a failure of a key with no summary row.
-  public static func read(session: Int64, connection: Connection) throws
-    -> [OutcomeSummary.Key: OutcomeSummary]
+  /// - Throws: ``SummaryError/damaged(session:detail:)`` for summaries that do not read or do
+  ///   not match their checksums.
+  public static func markPruned(session: Int64, unixNanoseconds: Int64, connection: Connection)
+    throws
   {
-    guard let ids = RowID.range(of: session) else { return [:] }
-    let statement = try connection.prepare(
-      """
-      SELECT registration_id, variant, ok, failed, owner_released, skipped, cancelled,
-        recursion_limit, scale, count, min_ns, max_ns, histogram
-      FROM outcome_summaries WHERE registration_id BETWEEN ? AND ?
-      """)
-    try statement.bind(ids.lowerBound, at: 1)
-    try statement.bind(ids.upperBound, at: 2)
-    var summaries: [OutcomeSummary.Key: OutcomeSummary] = [:]
-    while try statement.step() {
-      let registration = statement.int64(at: 0)
-      func damaged(_ detail: String) -> SummaryError {
-        .damaged(session: session, detail: "the summary of registration \(registration): \(detail)")
-      }
-      let variant: Int8
-      let summary: OutcomeSummary
-      do {
-        (variant, summary) = try Self.summary(
-          in: statement, variantAt: 1, countsFrom: 2, histogramAt: 12)
-      } catch {
-        throw damaged(error.reason)
-      }
-      let histogram = summary.durations
-      guard histogram.scale == statement.int64(at: 8),
-        statement.int64(at: 9) >= 0, histogram.count == UInt64(statement.int64(at: 9)),
-        histogram.minimum == statement.optionalInt64(at: 10),
-        histogram.maximum == statement.optionalInt64(at: 11)
-      else { throw damaged("its histogram disagrees with its scale, count, min_ns or max_ns") }
-      summaries[OutcomeSummary.Key(registration: registration, variant: variant)] = summary
-    }
-    let failures = try connection.prepare(
-      """
-      SELECT registration_id, variant, error_type, pattern, count, sample_message
-      FROM failure_summaries WHERE registration_id BETWEEN ? AND ?
-      """)
-    try failures.bind(ids.lowerBound, at: 1)
-    try failures.bind(ids.upperBound, at: 2)
-    while try failures.step() {
-      let key = OutcomeSummary.Key(
-        registration: failures.int64(at: 0), variant: Int8(clamping: failures.int64(at: 1)))
-      let count = failures.int64(at: 4)
-      guard summaries[key] != nil, count > 0 else {
-        throw SummaryError.damaged(
-          session: session,
-          detail: "a failure row of registration \(key.registration) has no summary or no count")
-      }
-      let kind = FailureKind(
-        stored: failures.text(at: 2) ?? "-", pattern: failures.text(at: 3) ?? "")
-      summaries[key]!.failures[kind] = FailureSample(
-        count: UInt64(count), message: failures.text(at: 5))
-    }
-    return summaries
+    let digest = try verifiedDigest(
+      session: session,
+      checks: SummaryChecksums.areKept(connection: connection) ? .checksums : .registrations,
+      connection: connection)
+    let mark = try connection.prepare(
+      "UPDATE session_summaries SET raw_pruned_unix_ns = ? WHERE session_id = ?")
+    try mark.bind(unixNanoseconds, at: 1)
+    try mark.bind(session, at: 2)
+    try mark.run()
+    try SummaryChecksums.seal(session: session, rowsDigest: digest, connection: connection)
   }
 
-  /// Why a stored summary row does not read, in a few words.
-  struct RowDamage: Error {
-    let reason: String
-  }
-
-  /// The variant and summary (counts and histogram, no failures) of the current row of a
-  /// summary or rollup table: its variant at column `variant`, its six status counts from
-  /// column `counts` (in `RecordCodes.Status` order) and its `HistogramCoding` blob at
-  /// `histogram`. The one home of what makes such a row whole.
+  /// Checks the summaries `merge` just copied from session `inputSession` of the file at
+  /// `input` into session `session`: against the checksums copied with them when the input
+  /// keeps them, else as a file without checksums is read, and then stores their checksums.
   ///
-  /// - Throws: ``RowDamage`` for a variant other than -1, 0 or 1, a negative count, a blob that
-  ///   is missing or does not decode, or a histogram whose count is not ok + failed.
-  static func summary(
-    in row: Statement, variantAt variant: Int32, countsFrom counts: Int32,
-    histogramAt histogram: Int32
-  ) throws(RowDamage) -> (Int8, OutcomeSummary) {
-    let code = row.int64(at: variant)
-    guard (-1...1).contains(code) else {
-      throw RowDamage(reason: "variant \(code) is not -1, 0 or 1")
-    }
-    var summary = OutcomeSummary()
-    for offset in 0..<summary.statusCounts.count {
-      let count = row.int64(at: counts + Int32(offset))
-      guard count >= 0 else { throw RowDamage(reason: "a negative count") }
-      summary.statusCounts[offset] = UInt64(count)
-    }
-    guard let bytes = row.blob(at: histogram) else {
-      throw RowDamage(reason: "its histogram is not a blob")
-    }
+  /// - Throws: ``SummaryError/damagedInput(path:session:detail:)`` for summaries that do not
+  ///   read, contradict each other or do not match their checksums.
+  public static func checkCopy(
+    session: Int64, from input: String, inputSession: Int64, withChecksums: Bool,
+    connection: Connection
+  ) throws {
     do {
-      summary.durations = try HistogramCoding.decode(bytes)
-    } catch {
-      throw RowDamage(reason: (error as? HistogramCoding.DecodingError)?.reason ?? "\(error)")
+      let digest = try verifiedDigest(
+        session: session, checks: withChecksums ? .checksums : .registrations,
+        connection: connection)
+      if !withChecksums {
+        try SummaryChecksums.seal(session: session, rowsDigest: digest, connection: connection)
+      }
+    } catch SummaryError.damaged(_, let detail) {
+      throw SummaryError.damagedInput(path: input, session: inputSession, detail: detail)
     }
-    guard summary.durations.count == summary.ran else {
-      throw RowDamage(
-        reason: "its histogram counts \(summary.durations.count) durations for \(summary.ran) runs")
-    }
-    return (Int8(code), summary)
   }
 
   /// Deletes session `session`'s summary rows and its mark (before it is summarized again, or
@@ -239,36 +238,12 @@ public enum SummaryTables {
       try statement.bind(ids.upperBound, at: 2)
       try statement.run()
     }
+    try SummaryChecksums.delete(session: session, connection: connection)
     let mark = try connection.prepare("DELETE FROM session_summaries WHERE session_id = ?")
     try mark.bind(session, at: 1)
     try mark.run()
     if connection.changes > 0 {
       try SummaryRollups.invalidate(blockOf: session, connection: connection)
-    }
-  }
-}
-
-/// Why a session's summaries cannot be written or read.
-public enum SummaryError: Error, Equatable, CustomStringConvertible {
-  /// A summary row of the session does not decode or contradicts itself.
-  case damaged(session: Int64, detail: String)
-  /// The session's raw rows were pruned: only its summaries remain.
-  case rawRowsPruned(session: Int64)
-  /// A rollup row of the block of sessions does not decode or contradicts itself.
-  case damagedRollup(block: Int64, detail: String)
-
-  /// One line naming the session and what to do.
-  public var description: String {
-    switch self {
-    case .damaged(let session, let detail):
-      "session \(session) has a damaged latency summary (\(detail)); answer from raw rows with "
-        + "--exact, or rebuild its summaries with 'sleeve summarize --session \(session) --rebuild'"
-    case .damagedRollup(let block, let detail):
-      "the latency summary rollup of sessions \(max(1, SummaryRollups.sessions(of: block).lowerBound))–"
-        + "\(SummaryRollups.sessions(of: block).upperBound) is damaged (\(detail)); answer with "
-        + "--exact, or rebuild it with 'sleeve summarize --rebuild'"
-    case .rawRowsPruned(let session):
-      "session \(session)'s raw fires and outcomes were pruned; only its summaries remain"
     }
   }
 }
