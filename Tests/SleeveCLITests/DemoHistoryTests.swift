@@ -98,8 +98,7 @@ struct DemoHistoryTests {
   func trendSection() async throws {
     let recorded = await Self.record()
     let result = await CLIRunner.run([
-      "report", "--db", recorded.path, "--session", "all", "--baseline", "branch=main",
-      "--format", "html",
+      "report", "--db", recorded.path, "--baseline", "branch=main", "--format", "html",
     ])
     #expect(result.exit == 0, "\(result.error)")
     let trend = try #require(result.out.range(of: "<h2>Trend</h2>"))

@@ -5,13 +5,18 @@ enum HTMLReport {
   /// The most handlers the trend section charts.
   static let maximumTrends = 12
 
-  /// The page; `trends` (most invoked handler first) adds a trend section when the report
-  /// covers two sessions or more.
+  /// The page; `trends` (most invoked handler first, over the selected sessions or, with a
+  /// baseline, over its sessions and the selected ones) adds a trend section.
   static func render(_ report: RolloutReport, trends: [HandlerTrend] = []) -> String {
     var body = "<h1>Rollout report</h1>"
     body +=
       "<p class=\"decision \(report.decision.rawValue)\">Decision: <strong>"
       + report.decision.rawValue + "</strong> " + e(ReportText.decisionLine(report)) + "</p>"
+    body += "<p class=\"gate\">\(e(ReportText.gateLine(report)))</p>"
+    if let sides = ReportText.baselineSides(report) {
+      body += "<h2>Against the baseline</h2><p>\(e(sides))</p>"
+      body += table(ReportText.baselineTable(report))
+    }
     body += "<h2>Sessions</h2>" + table(ReportText.sessionsTable(report.sessions))
     let end = report.sessions.map(\.lastSeenUnixNanoseconds).max() ?? 0
     body += "<h2>Flags</h2>"
@@ -43,7 +48,7 @@ enum HTMLReport {
     }
     body += "<h2>Handlers</h2>" + table(ReportText.handlerTable(report.handlers))
     body += "<figure>" + SVGCharts.errorRates(report.handlers) + "</figure>"
-    if report.sessions.count > 1 && !trends.isEmpty {
+    if !trends.isEmpty {
       body += "<h2>Trend</h2><p class=\"note\">Per handler, error rate (bars) and p99 (line) "
       body += "in each selected session, oldest first; baseline sessions in grey."
       if trends.count > maximumTrends {

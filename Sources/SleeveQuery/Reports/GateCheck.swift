@@ -208,6 +208,16 @@ public struct GateResult: Equatable, Sendable {
 
   /// The overall decision, with the same precedence as each flag's.
   public var decision: RolloutDecision { RolloutDecision(checks) }
+
+  /// The checks against the baseline in the order a reader needs them: what rolls back
+  /// (regressions and new failure types found often enough) first, then what holds, then
+  /// what passed, then what is not counted; in the gate's order within each.
+  public var baselineDecidingFirst: [GateCheck] {
+    let rank: [GateCheck.Verdict: Int] = [.breach: 0, .insufficient: 1, .pass: 2, .advisory: 3]
+    return baseline.enumerated().sorted {
+      (rank[$0.element.verdict] ?? 4, $0.offset) < (rank[$1.element.verdict] ?? 4, $1.offset)
+    }.map(\.element)
+  }
 }
 
 /// Thresholds given on the command line, applied to every selected outcome.
