@@ -115,6 +115,38 @@ struct DemoHistoryTests {
     #expect(!one.out.contains("<h2>Trend</h2>"))
   }
 
+  @Test("flaky names its two shares apart and says which runs of which commit disagreed")
+  func flakyNamesTheShares() async throws {
+    let recorded = await Self.record()
+    let table = await CLIRunner.run(["flaky", "--db", recorded.path, "--wide"])
+    let header = try #require(table.out.split(separator: "\n").first { $0.hasPrefix("control") })
+    #expect(header.contains("runs disagreed on") && header.contains("invocations failed"))
+    #expect(!header.contains("flake rate") && !header.contains("error rate"), "\(header)")
+    let row = try #require(
+      table.out.split(separator: "\n").first { $0.contains("fetch-shipping-quote") })
+    #expect(row.contains("2 of 4 commits (50.00%)"), "\(row)")
+    let runs =
+      #"commit [0-9a-f]{12} \(CheckoutTests/checkoutSubmits\(\)\): session \d+ failed, session \d+ passed"#
+    #expect(row.range(of: runs, options: .regularExpression) != nil, "\(row)")
+  }
+
+  @Test("diff --format markdown names each side by branch and commits, not only session ids")
+  func diffNamesTheSides() async throws {
+    let recorded = await Self.record()
+    let result = await CLIRunner.run([
+      "diff", "--db", recorded.path, "--baseline", "branch=main", "--format", "markdown",
+    ])
+    #expect(result.exit == 0, "\(result.error)")
+    #expect(
+      result.out.contains(
+        "Baseline: 8 sessions (1, 2, 3, 4, 5, 6, 7, 8) on branch main at 4 commits ("),
+      "\(result.out.prefix(600))")
+    #expect(
+      result.out.range(
+        of: #"candidate: session 9 on branch feature/faster-checkout at commit [0-9a-f]{12}"#,
+        options: .regularExpression) != nil, "\(result.out.prefix(600))")
+  }
+
   @Test(
     "diff and check in --format junit validate against the schema, one testcase per check",
     .enabled(if: Proofs.run(when: XMLLint.isInstalled), "needs Debian's libxml2-utils (xmllint)"))
@@ -136,7 +168,7 @@ struct DemoHistoryTests {
     #expect(try XMLLint.validate(flakyFile).status == 0)
     #expect(
       try XMLLint.xpath("string(//testcase/skipped/@message)", in: flakyFile).hasPrefix(
-        "flaky, flake rate 50.00%"))
+        "flaky, runs disagreed on 2 of 4 commits (50.00%), invocations failed "))
     let diffXML = recorded.directory.path("diff.xml")
     // The 8 handlers of main, and the 7 only the branch's visit ran (verdict new).
     #expect(try XMLLint.xpath("count(//testcase)", in: diffXML) == "15")
