@@ -103,9 +103,14 @@ struct DemoHistoryTests {
     #expect(result.exit == 0, "\(result.error)")
     let trend = try #require(result.out.range(of: "<h2>Trend</h2>"))
     let figures = result.out[trend.upperBound...].components(separatedBy: "<figure>").dropFirst()
-    // 8 handlers ran on main and 7 more in the branch's visit: the 12 most invoked are drawn.
+    // 8 handlers ran on main and 7 more in the branch's visit: every one that failed, then
+    // the most invoked, 12 in all.
     #expect(figures.count == 12, "one chart per handler, up to the cap")
-    #expect(result.out.contains("The 12 most invoked of 15 handlers."))
+    #expect(
+      result.out.contains(
+        "12 of 15 handlers: every one that failed or regressed, then the most invoked; 3 not drawn."
+      ))
+    #expect(figures.contains { $0.contains("checkout.postcode/look-up-address: error rate") })
     let charge = try #require(figures.first { $0.contains("checkout.pay/charge-card: error rate") })
     #expect(charge.components(separatedBy: "class=\"baseline\"").count - 1 == 8)
     #expect(charge.components(separatedBy: "class=\"candidate\"").count - 1 == 1)

@@ -12,6 +12,7 @@ enum MarkdownReport {
     if let sides = ReportText.baselineSides(report) {
       out += "## Against the baseline\n\n" + e(sides) + "\n\n"
       out += ReportText.baselineTable(report).markdown + "\n"
+      out += e(ReportText.baselineMethods(report)) + "\n\n"
     }
     out += "## Sessions\n\n" + ReportText.sessionsTable(report.sessions).markdown
     for session in report.sessions {

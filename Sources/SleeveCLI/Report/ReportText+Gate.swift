@@ -39,9 +39,39 @@ extension ReportText {
       + "\(request.failureLimit)."
   }
 
-  /// The checks against the baseline, what rolls back first, with why.
+  /// The checks against the baseline, what rolls back first, with why; `check`'s columns
+  /// but the method, which ``baselineMethods(_:)`` states once for all of them (a report is
+  /// read on a page, where a method per row crowds out the detail).
   static func baselineTable(_ report: RolloutReport) -> Table {
-    VerdictTable.table(report.gate.baselineDecidingFirst, detail: true)
+    let full = VerdictTable.table(report.gate.baselineDecidingFirst, detail: true)
+    guard let method = full.columns.firstIndex(of: "method") else { return full }
+    func shifted(_ columns: Set<Int>) -> Set<Int> {
+      Set(columns.filter { $0 != method }.map { $0 > method ? $0 - 1 : $0 })
+    }
+    var table = Table(
+      columns: full.columns.enumerated().filter { $0.offset != method }.map(\.element),
+      numeric: shifted(full.numeric), freeText: shifted(full.freeText))
+    table.rows = full.rows.map { row in
+      row.enumerated().filter { $0.offset != method }.map(\.element)
+    }
+    return table
+  }
+
+  /// The methods of the checks against the baseline, each once, in the table's order.
+  static func baselineMethods(_ report: RolloutReport) -> String {
+    var seen: Set<String> = []
+    let methods = report.gate.baselineDecidingFirst.map(\.method).filter {
+      seen.insert($0).inserted
+    }
+    return "Methods of these checks: " + methods.joined(separator: " · ")
+  }
+
+  /// The subjects of every check that rolls back or holds (handlers as `control/handler`,
+  /// flags as `flag key (on)`): what a chart must never leave out.
+  static func flaggedSubjects(_ report: RolloutReport) -> Set<String> {
+    Set(
+      report.gate.checks.filter { $0.verdict == .breach || $0.verdict == .insufficient }
+        .map(\.subject))
   }
 
   /// `subject metric` for each check, the first five, then how many more.
