@@ -93,8 +93,9 @@ expect 1 "$sleeve" check --db "$history" --baseline 'branch=main' --format githu
 expect 0 "$sleeve" quarantine add charge-card --control checkout.pay --reason smoke --db "$history"
 expect 0 "$sleeve" quarantine list --db "$history"
 expect 1 "$sleeve" lint --db "$history" --branch feature/faster-checkout --format markdown
-expect 0 "$sleeve" report --db "$history" --session all --baseline 'branch=main' --format html \
+expect 0 "$sleeve" report --db "$history" --baseline 'branch=main' --format html \
   --out "$scratch/report.html"
+expect 64 "$sleeve" report --db "$history" --session all --baseline 'branch=main'
 expect 64 "$sleeve" diff --db "$history" --baseline 'last=3'
 expect 66 "$sleeve" diff --db "$history" --baseline 'branch=release'
 head -c 4096 /dev/urandom >"$scratch/noise.sqlite"

@@ -75,4 +75,48 @@ struct BaselineGateTests {
     #expect(
       result.error.hasPrefix("Error: --failure-limit applies to --baseline; give --baseline too\n"))
   }
+
+  @Test("a breach found in one of two candidate sessions shows that session's own figures")
+  func breachShowsTheSession() async throws {
+    let history = try SyntheticHistory(
+      seed: 35, baselineRuns: 6, candidateRuns: 2,
+      handlers: [.init("errors", errorRate: 0.02, change: .moreErrors(0.3), changedRuns: [1])])
+    let result = await Self.check(
+      history, ["--branch", "feature", "--last", "2", "--format", "json"])
+    #expect(result.exit == 1, "seed 35: \(result.out)")
+    let errors = try #require(
+      try Self.baselineChecks(result).first { $0["metric"] as? String == "errorRateVersusBaseline" }
+    )
+    let detail = try #require(errors["detail"] as? String)
+    #expect(errors["verdict"] as? String == "breach")
+    // Session 8 alone: 200 invocations at a 30% error rate, against the baseline's 2%.
+    #expect((errors["value"] as? Double ?? 0) > 0.2, "\(errors)")
+    #expect((errors["pValue"] as? Double ?? 1) < 0.05, "\(errors)")
+    #expect(errors["n"] as? Int == 200)
+    #expect(
+      detail.hasPrefix(
+        "regressed in 1 of 2 candidate sessions; figures of session 8, where it regressed most; "
+          + "pooled over the 2 candidate sessions: "), "\(detail)")
+    #expect(!detail.contains("; ;") && !detail.hasSuffix("; "), "\(detail)")
+  }
+
+  @Test(
+    "an advisory row has no threshold, the n of the side that ran, and a method without a stray separator"
+  )
+  func advisoryRowReads() async throws {
+    let history = try SyntheticHistory(
+      seed: 36, baselineRuns: 4,
+      handlers: [.init("steady"), .init("brandNew", perSession: 40, change: .new)])
+    let result = await Self.check(history, ["--format", "json"])
+    let advisory = try #require(
+      try Self.baselineChecks(result).first { $0["verdict"] as? String == "advisory" })
+    #expect(advisory["threshold"] is NSNull, "\(advisory)")
+    #expect(advisory["n"] as? Int == 40)
+    let method = try #require(advisory["method"] as? String)
+    #expect(!method.hasPrefix(";"), "\(method)")
+    let table = await Self.check(history, ["--wide"])
+    let line = try #require(table.out.split(separator: "\n").first { $0.contains("brandNew") })
+    // value, then no threshold, then the candidate's n.
+    #expect(line.range(of: #"%\s+-\s+40\s"#, options: .regularExpression) != nil, "\(line)")
+  }
 }

@@ -98,15 +98,19 @@ struct DemoHistoryTests {
   func trendSection() async throws {
     let recorded = await Self.record()
     let result = await CLIRunner.run([
-      "report", "--db", recorded.path, "--session", "all", "--baseline", "branch=main",
-      "--format", "html",
+      "report", "--db", recorded.path, "--baseline", "branch=main", "--format", "html",
     ])
     #expect(result.exit == 0, "\(result.error)")
     let trend = try #require(result.out.range(of: "<h2>Trend</h2>"))
     let figures = result.out[trend.upperBound...].components(separatedBy: "<figure>").dropFirst()
-    // 8 handlers ran on main and 7 more in the branch's visit: the 12 most invoked are drawn.
+    // 8 handlers ran on main and 7 more in the branch's visit: every one that failed, then
+    // the most invoked, 12 in all.
     #expect(figures.count == 12, "one chart per handler, up to the cap")
-    #expect(result.out.contains("The 12 most invoked of 15 handlers."))
+    #expect(
+      result.out.contains(
+        "12 of 15 handlers: every one that failed or regressed, then the most invoked; 3 not drawn."
+      ))
+    #expect(figures.contains { $0.contains("checkout.postcode/look-up-address: error rate") })
     let charge = try #require(figures.first { $0.contains("checkout.pay/charge-card: error rate") })
     #expect(charge.components(separatedBy: "class=\"baseline\"").count - 1 == 8)
     #expect(charge.components(separatedBy: "class=\"candidate\"").count - 1 == 1)
@@ -114,6 +118,38 @@ struct DemoHistoryTests {
     // One session: no trend to draw.
     let one = await CLIRunner.run(["report", "--db", recorded.path, "--format", "html"])
     #expect(!one.out.contains("<h2>Trend</h2>"))
+  }
+
+  @Test("flaky names its two shares apart and says which runs of which commit disagreed")
+  func flakyNamesTheShares() async throws {
+    let recorded = await Self.record()
+    let table = await CLIRunner.run(["flaky", "--db", recorded.path, "--wide"])
+    let header = try #require(table.out.split(separator: "\n").first { $0.hasPrefix("control") })
+    #expect(header.contains("runs disagreed on") && header.contains("invocations failed"))
+    #expect(!header.contains("flake rate") && !header.contains("error rate"), "\(header)")
+    let row = try #require(
+      table.out.split(separator: "\n").first { $0.contains("fetch-shipping-quote") })
+    #expect(row.contains("2 of 4 commits (50.00%)"), "\(row)")
+    let runs =
+      #"commit [0-9a-f]{12} \(CheckoutTests/checkoutSubmits\(\)\): session \d+ failed, session \d+ passed"#
+    #expect(row.range(of: runs, options: .regularExpression) != nil, "\(row)")
+  }
+
+  @Test("diff --format markdown names each side by branch and commits, not only session ids")
+  func diffNamesTheSides() async throws {
+    let recorded = await Self.record()
+    let result = await CLIRunner.run([
+      "diff", "--db", recorded.path, "--baseline", "branch=main", "--format", "markdown",
+    ])
+    #expect(result.exit == 0, "\(result.error)")
+    #expect(
+      result.out.contains(
+        "Baseline: 8 sessions (1, 2, 3, 4, 5, 6, 7, 8) on branch main at 4 commits ("),
+      "\(result.out.prefix(600))")
+    #expect(
+      result.out.range(
+        of: #"candidate: session 9 on branch feature/faster-checkout at commit [0-9a-f]{12}"#,
+        options: .regularExpression) != nil, "\(result.out.prefix(600))")
   }
 
   @Test(
@@ -137,7 +173,7 @@ struct DemoHistoryTests {
     #expect(try XMLLint.validate(flakyFile).status == 0)
     #expect(
       try XMLLint.xpath("string(//testcase/skipped/@message)", in: flakyFile).hasPrefix(
-        "flaky, flake rate 50.00%"))
+        "flaky, runs disagreed on 2 of 4 commits (50.00%), invocations failed "))
     let diffXML = recorded.directory.path("diff.xml")
     // The 8 handlers of main, and the 7 only the branch's visit ran (verdict new).
     #expect(try XMLLint.xpath("count(//testcase)", in: diffXML) == "15")

@@ -93,8 +93,8 @@ struct ErrorGoldenTests {
       "errors"
     ),
     (
-      ["report", "--baseline", "branch=main"],
-      "--baseline marks sessions in the HTML report's trend; give --format html too", "report"
+      ["report", "--failure-limit", "2"],
+      "--failure-limit applies to --baseline; give --baseline too", "report"
     ),
     (
       ["errors", "--branch", " "],

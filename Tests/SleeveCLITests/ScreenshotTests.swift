@@ -18,7 +18,7 @@ struct ScreenshotTests {
   func screenshot(_ html: String, to png: String) throws -> Int32 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = [Self.script, html, png, "1000", "1400"]
+    process.arguments = [Self.script, html, png, "1280", "1400"]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()

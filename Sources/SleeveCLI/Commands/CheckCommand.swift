@@ -53,11 +53,7 @@ enum CheckCommand: Command {
         OptionSpec(
           "max-data-loss", value: "rate",
           help: "Most of a rollout cohort in sessions that lost data (default 5%)."),
-        BaselineSelection.baseline, BaselineSelection.failureLimit, BaselineSelection.allowOverlap,
-        OptionSpec(
-          "quarantine", value: "which",
-          help: "Not counted: list (default: the quarantine list), flaky (and flaky ones) or none."),
-      ] + BaselineSelection.judging.filter { $0.name != "min-samples" } + SharedOptions.method)
+      ] + BaselineGateArguments.options + SharedOptions.method)
 
   static var usesSharedFormat: Bool { false }
 
@@ -71,54 +67,25 @@ enum CheckCommand: Command {
       minSamples: try context.value("min-samples", in: arguments) { text throws(ValueError) in
         try ValueParsers.count(text, minimum: 1)
       })
-    let baselineText = arguments["baseline"]
-    let failureLimit =
-      try context.value("failure-limit", in: arguments) { text throws(ValueError) in
-        try ValueParsers.count(text, minimum: 1, maximum: SessionTerms.maximumLast)
-      } ?? 1
-    if baselineText == nil {
-      for name in ["failure-limit", "allow-overlap", "quarantine"]
-        + BaselineSelection.judging.map(\.name).filter({ $0 != "min-samples" })
-      where arguments[name] != nil || arguments.has(name) {
-        throw UsageError("--\(name) applies to --baseline; give --baseline too", command: spec.name)
-      }
-    }
-    let baselineFilter = try context.value("baseline", in: arguments) {
-      text throws(ValueError) in try BaselineSelection.parse(text, on: filter.handlersOnly)
-    }
-    let diffOptions = try BaselineSelection.options(arguments, context: context)
-    let quarantine =
-      try context.value("quarantine", in: arguments) { text throws(ValueError) in
-        try ValueParsers.choice(text, of: Quarantine.self)
-      } ?? .list
+    let against = try BaselineGateArguments.parse(arguments, filter: filter, context: context)
     let options = try verdictOptions(arguments, context: context)
     let database = try context.openDatabase()
     let (sessions, planText, result) = try database.snapshot {
       try database.verifyIntegrity()
       let sessions = try database.sessions(matching: filter)
       try context.noteUnmatchedFilters(filter, in: database)
-      var result = try database.gate(
-        matching: filter, thresholds: thresholds, options: options)
+      let request = try against?.request(
+        candidate: filter, in: database, arguments: arguments, context: context)
+      let result = try database.gate(
+        matching: filter, thresholds: thresholds, options: options, against: request)
       // A flag judged at the share it serves is judged on per-share cohorts (raw rows).
       var planText = try database.answerPlan(for: sessions, method: filter.method).sentence(
         showsStages: result.reports.contains { $0.history.last?.percent != nil })
-      if let baselineFilter {
-        let sides = try BaselineSelection.sessions(
-          baseline: baselineFilter, candidate: filter, in: database, arguments: arguments,
-          context: context)
-        if sides.candidate.count < failureLimit {
-          context.console.error(
-            "Note: --failure-limit \(failureLimit) but the candidate has "
-              + "\(sides.candidate.count) session\(sides.candidate.count == 1 ? "" : "s"): a "
-              + "regression can hold the gate, never roll it back (select more with --last).\n")
-        }
-        result.baseline = try baselineChecks(
-          sides, filter: filter, options: diffOptions, failureLimit: failureLimit,
-          quarantined: try quarantine.reasons(in: database, filter: filter), in: database)
+      if let request {
         // The comparison reads both sides alike; when that differs from the gate's own
         // reading, the header says both.
         let compared = try database.answerPlan(
-          for: sides.baseline + sides.candidate, method: filter.method, grouping: .handler
+          for: request.baseline + request.candidate, method: filter.method, grouping: .handler
         ).sentence
         if compared != planText { planText += " Baseline comparison: " + compared }
       }
@@ -134,7 +101,7 @@ enum CheckCommand: Command {
       ("checks", .array(result.global.map(VerdictJSON.check))),
       ("baseline", .array(result.baseline.map(VerdictJSON.check))),
     ])
-    let table = VerdictTable.table(result.checks, detail: baselineText != nil)
+    let table = VerdictTable.table(result.checks, detail: against != nil)
     let header =
       "\(SharedOptions.sessionsLine(sessions)). Decision: \(decision.rawValue) "
       + "(exit \(exit.rawValue)). " + planText
@@ -155,61 +122,22 @@ enum CheckCommand: Command {
   /// The exit code of a decision: 0 promote, 1 rollback, 2 hold; nothing to check is a usage
   /// error (64), as `report` says `nothing-to-check` for the same selection.
   static func exitCode(for decision: RolloutDecision) throws -> ExitCode {
-    switch decision {
-    case .promote: return .success
-    case .rollback: return .breach
-    case .hold: return .insufficient
-    case .nothingToCheck:
+    guard let exit = gateExit(decision) else {
       throw UsageError(
         "Nothing to check: no flag in the selected sessions has thresholds or a flag-off "
           + "cohort; pass --max-error-rate or --max-p99", command: spec.name)
     }
+    return exit
   }
 
-  /// The checks against the baseline: the candidate sessions pooled for the numbers, and
-  /// each alone (when there are several) for how often a regression reproduces.
-  private static func baselineChecks(
-    _ sides: (baseline: [SessionSummary], candidate: [SessionSummary]), filter: QueryFilter,
-    options: DiffOptions, failureLimit: Int, quarantined: @escaping (DiffRow) -> String?,
-    in database: QueryDatabase
-  ) throws -> [GateCheck] {
-    // Each candidate session alone counts reproductions; one session alone is the pooled one.
-    let diffs = try database.diffs(
-      baseline: sides.baseline, candidate: sides.candidate, filter: filter, by: .handler,
-      options: options, eachAlone: sides.candidate.count > 1)
-    let (pooled, perSession) = (diffs.together, diffs.each)
-    return BaselineGate.checks(
-      pooled: pooled, perSession: perSession, failureLimit: failureLimit,
-      quarantined: quarantined)
-  }
-
-  /// Which handlers `check --baseline` does not count.
-  enum Quarantine: String, CaseIterable {
-    /// The quarantine list's (the default).
-    case list
-    /// The list's, and those `sleeve flaky` judges flaky now (all sessions of its window).
-    case flaky
-    /// None: every handler counts.
-    case none
-
-    /// Why a row is not counted, or `nil` when it is.
-    func reasons(in database: QueryDatabase, filter: QueryFilter) throws -> (DiffRow) -> String? {
-      guard self != .none else { return { _ in nil } }
-      let entries = try database.quarantine()
-      var flaky: Set<GroupKey> = []
-      if self == .flaky {
-        let all = filter.handlersOnly
-        let judged = FlakyAnalysis.judgedSessions(of: try database.sessions(matching: all))
-        let analysis = FlakyAnalysis(
-          try database.tallies(of: judged, filter: all, by: .handler, collectDurations: false))
-        flaky = Set(analysis.findings(.flaky).map(\.key))
-      }
-      return { row in
-        if let entry = entries.first(where: { $0.matches(row.key, site: row.site) }) {
-          return "quarantine list: \(entry.reason)"
-        }
-        return flaky.contains(row.key) ? "judged flaky by sleeve flaky, --quarantine flaky" : nil
-      }
+  /// The exit code `check` gives for a decision, the one mapping `check` and `report` state:
+  /// 0 promote, 1 rollback, 2 hold; `nil` for nothing to check (`check` refuses it, 64).
+  static func gateExit(_ decision: RolloutDecision) -> ExitCode? {
+    switch decision {
+    case .promote: .success
+    case .rollback: .breach
+    case .hold: .insufficient
+    case .nothingToCheck: nil
     }
   }
 

@@ -120,9 +120,10 @@ enum FlakyCommand: Command {
   ) -> Table {
     var table = Table(
       columns: [
-        "control", "handler", "verdict", "flake rate", "flaky groups", "groups", "error rate",
-        "sessions", "first seen", "last seen", "quarantined", "failure kinds", "site",
-      ], numeric: [3, 4, 5, 6], freeText: [7, 11])
+        "control", "handler", "verdict", "runs disagreed on", "invocations failed",
+        "disagreeing runs", "sessions", "first seen", "last seen", "quarantined", "failure kinds",
+        "site",
+      ], freeText: [5, 6, 10])
     for finding in findings {
       let kinds = finding.failureKindsByCount
       let shownKinds = kinds.prefix(3).map { "\($0.kind.display) (\($0.count))" }
@@ -130,9 +131,10 @@ enum FlakyCommand: Command {
       table.rows.append([
         Table.Cell(finding.control ?? GroupTally.unknownKey), Table.Cell(finding.handler),
         Table.Cell(finding.verdict.rawValue),
-        Table.Cell(Formatting.percent(finding.flakeRate), raw: Formatting.raw(finding.flakeRate)),
-        Table.Cell(String(finding.flakyGroups.count)), Table.Cell(String(finding.judgedGroups)),
-        Table.Cell(Formatting.percent(finding.errorRate), raw: Formatting.raw(finding.errorRate)),
+        Table.Cell(FlakyText.disagreement(finding), raw: Formatting.raw(finding.flakeRate)),
+        Table.Cell(FlakyText.failedInvocations(finding), raw: Formatting.raw(finding.errorRate)),
+        Table.Cell(
+          FlakyText.disagreeingRuns(finding), raw: FlakyText.disagreeingRuns(finding, limit: .max)),
         Table.Cell(
           sessions.joined(separator: ", ")
             + (finding.sessions.count > 12 ? " and \(finding.sessions.count - 12) more" : ""),

@@ -11,16 +11,19 @@ enum ReportCommand: Command {
       self-contained page with charts (latency distribution per cohort, error rate per handler,
       flag timelines), and over two sessions or more a trend per handler (error rate and p99
       per session, the sessions of --baseline marked).
+      The decision is the gate's: the one 'sleeve check' gives (and its exit code) for the
+      same selection, --min-samples and --baseline options. With --baseline, in every format,
+      the selected sessions are judged against it as 'sleeve check --baseline' judges them
+      (an overlap is refused unless --allow-overlap), the regressions and new failure types
+      first; the HTML trend then draws the baseline's sessions and the selected ones.
       """,
     options: [
       SharedOptions.db,
       OptionSpec("format", value: "format", help: "markdown (default), json or html."),
     ] + SharedOptions.filters + [
-      OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict."),
-      OptionSpec(
-        "baseline", value: "selection",
-        help: "Sessions to mark as baseline in the HTML trend (e.g. 'branch=main')."),
-      OptionSpec("out", value: "file", help: "Write the report to a file instead of stdout."),
+      OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict.")
+    ] + BaselineGateArguments.options + [
+      OptionSpec("out", value: "file", help: "Write the report to a file instead of stdout.")
     ] + SharedOptions.method)
 
   static var usesSharedFormat: Bool { false }
@@ -39,26 +42,21 @@ enum ReportCommand: Command {
     let minSamples = try context.value("min-samples", in: arguments) { text throws(ValueError) in
       try ValueParsers.count(text, minimum: 1)
     }
-    if arguments["baseline"] != nil && format != .html {
-      throw UsageError(
-        "--baseline marks sessions in the HTML report's trend; give --format html too",
-        command: spec.name)
-    }
-    let baseline = try context.value("baseline", in: arguments) { text throws(ValueError) in
-      try BaselineSelection.parse(text, on: filter.handlersOnly)
-    }
+    let against = try BaselineGateArguments.parse(arguments, filter: filter, context: context)
     let database = try context.openDatabase()
     let (report, trends): (RolloutReport, [HandlerTrend]) = try database.snapshot {
       try database.verifyIntegrity()
       try context.noteUnmatchedFilters(filter, in: database)
-      let report = try database.rolloutReport(matching: filter, minSamples: minSamples)
-      guard format == .html, report.sessions.count > 1 else { return (report, []) }
-      let marked = try baseline.map {
-        Set(try database.sessions(of: .baseline, matching: $0).map(\.id))
-      }
+      let request = try against?.request(
+        candidate: filter, in: database, arguments: arguments, context: context)
+      let report = try database.rolloutReport(
+        matching: filter, minSamples: minSamples, against: request)
+      let drawn = request?.sessions ?? report.sessions
+      guard format == .html, drawn.count > 1 else { return (report, []) }
       return (
         report,
-        try database.trends(of: report.sessions, filter: filter, baseline: marked ?? [])
+        try database.trends(
+          of: drawn, filter: filter, baseline: Set(request?.baseline.map(\.id) ?? []))
       )
     }
     let text =

@@ -73,15 +73,42 @@ enum DiffTable {
     return counts.joined(separator: ", ") + " of \(diff.rows.count) \(noun)"
   }
 
-  /// `Baseline: sessions 1–20 (20); candidate: session 21.`
+  /// `Baseline: 8 sessions (1, …, 8) on branch main at 4 commits (c01a…, …); candidate:
+  /// session 9 on branch feature at commit e1f2a3b4c5d6.`: each side's sessions, and the
+  /// branches and commits they built, as recorded (left out where none was).
   static func sidesLine(_ diff: BaselineDiff) -> String {
     func list(_ sessions: [SessionSummary]) -> String {
-      sessions.count == 1
+      (sessions.count == 1
         ? "session \(sessions[0].id)"
-        : "\(sessions.count) sessions (\(sessions.map { String($0.id) }.joined(separator: ", ")))"
+        : "\(sessions.count) sessions (\(sessions.map { String($0.id) }.joined(separator: ", ")))")
+        + built(sessions)
     }
     return "Baseline: \(list(diff.baselineSessions)); candidate: \(list(diff.candidateSessions))"
       + (diff.stratifiedByTest ? "; compared test by test." : ".")
+  }
+
+  /// ` on branch main at 2 commits (c01aaaa, c02aaaa)`: the distinct branches and commits
+  /// (12 characters of each, the first 5, oldest first) the sessions recorded.
+  private static func built(_ sessions: [SessionSummary]) -> String {
+    func distinct(_ values: [String]) -> [String] {
+      var seen: Set<String> = []
+      return values.filter { seen.insert($0).inserted }
+    }
+    func named(_ values: [String], _ one: String, _ many: String) -> String? {
+      guard !values.isEmpty else { return nil }
+      let shown =
+        values.prefix(5).joined(separator: ", ")
+        + (values.count > 5 ? ", and \(values.count - 5) more" : "")
+      return values.count == 1 ? "\(one) \(shown)" : "\(values.count) \(many) (\(shown))"
+    }
+    let branches = distinct(sessions.compactMap(\.context.run.branch))
+    let commits = distinct(
+      sessions.compactMap { $0.context.run.commit.map { String($0.prefix(12)) } })
+    let parts = [
+      named(branches, "on branch", "branches").map { $0.hasPrefix("on ") ? $0 : "on " + $0 },
+      named(commits, "at commit", "commits").map { $0.hasPrefix("at ") ? $0 : "at " + $0 },
+    ].compactMap { $0 }
+    return parts.isEmpty ? "" : " " + parts.joined(separator: " ")
   }
 
   static func tone(_ verdict: DiffRow.Verdict) -> Tone? {

@@ -4,15 +4,7 @@ import SleeveQuery
 /// How numbers, durations and times read in tables.
 enum Formatting {
   /// `850 ns`, `12.4 µs`, `3.21 ms`, `1.50 s`; `-` for `nil`.
-  static func duration(_ nanoseconds: Double?) -> String {
-    guard let nanoseconds else { return "-" }
-    switch abs(nanoseconds) {
-    case ..<1_000: return "\(Int(nanoseconds.rounded())) ns"
-    case ..<1_000_000: return fixed(nanoseconds / 1_000, digits: 1) + " µs"
-    case ..<1_000_000_000: return fixed(nanoseconds / 1_000_000, digits: 2) + " ms"
-    default: return fixed(nanoseconds / 1_000_000_000, digits: 2) + " s"
-    }
-  }
+  static func duration(_ nanoseconds: Double?) -> String { NumberText.duration(nanoseconds) }
 
   /// `13.33%`; `-` for `nil`.
   static func percent(_ fraction: Double?) -> String { NumberText.percent(fraction) }

@@ -15,7 +15,8 @@ enum VerdictTable {
         [
           Table.Cell(check.subject), Table.Cell(check.metric.rawValue),
           Table.Cell(value(check), raw: Formatting.raw(check.value)),
-          Table.Cell(threshold(check), raw: Formatting.raw(check.threshold)),
+          Table.Cell(
+            threshold(check), raw: Formatting.raw(check.thresholdKnown ? check.threshold : nil)),
           Table.Cell(String(check.n)), Table.Cell(String(check.minSamples)),
           Table.Cell(pValue(check.pValue), raw: Formatting.raw(check.pValue)),
           Table.Cell(check.verdict.rawValue, tone: Tone.ofVerdict(check.verdict.rawValue)),
@@ -26,10 +27,7 @@ enum VerdictTable {
   }
 
   /// A p-value with four decimals, `<0.0001` below that, `-` when there is none.
-  static func pValue(_ value: Double?) -> String {
-    guard let value else { return "-" }
-    return value < 0.0001 ? "<0.0001" : Formatting.fixed(value, digits: 4)
-  }
+  static func pValue(_ value: Double?) -> String { NumberText.pValue(value) }
 
   /// The check's value as people read it.
   static func value(_ check: GateCheck) -> String {
@@ -46,7 +44,8 @@ enum VerdictTable {
 
   /// The check's threshold as people read it.
   static func threshold(_ check: GateCheck) -> String {
-    switch check.metric {
+    guard check.thresholdKnown else { return "-" }
+    return switch check.metric {
     case .p99, .latencyVersusOff, .latencyVersusBaseline: Formatting.duration(check.threshold)
     case .errorRate, .errorRateVersusOff, .errorRateVersusBaseline:
       Formatting.percent(check.threshold)
@@ -63,7 +62,8 @@ enum VerdictJSON {
   static func check(_ check: GateCheck) -> JSONValue {
     .object([
       ("subject", .string(check.subject)), ("metric", .string(check.metric.rawValue)),
-      ("value", .number(check.value)), ("threshold", .number(check.threshold)),
+      ("value", .number(check.value)),
+      ("threshold", check.thresholdKnown ? .number(check.threshold) : .null),
       ("n", .integer(check.n)), ("minSamples", .integer(check.minSamples)),
       ("pValue", .number(check.pValue)), ("verdict", .string(check.verdict.rawValue)),
       ("method", .string(check.method)), ("detail", .text(check.detail)),

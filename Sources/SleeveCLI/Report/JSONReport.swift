@@ -7,6 +7,10 @@ enum JSONReport {
       [
         ("decision", .string(report.decision.rawValue)),
         (
+          "checkExitCode",
+          CheckCommand.gateExit(report.decision).map { .int(Int64($0.rawValue)) } ?? .null
+        ),
+        (
           "methods",
           .object([
             ("errorRate", .string(ErrorRateRow.method)),
@@ -20,7 +24,24 @@ enum JSONReport {
         ("sessions", .array(report.sessions.map(session))),
         ("flags", .array(report.flags.map(flag))),
         ("handlers", .array(report.handlers.map(handler))),
-      ])
+      ] + baseline(report))
+  }
+
+  /// The comparison with the baseline, when one was given: both sides' sessions and the
+  /// checks, what rolls back first (`check --baseline`'s `baseline` checks, reordered).
+  private static func baseline(_ report: RolloutReport) -> [(String, JSONValue)] {
+    guard let request = report.baseline else { return [] }
+    return [
+      (
+        "baseline",
+        .object([
+          ("sessions", .array(request.baseline.map { .int($0.id) })),
+          ("candidate", .array(request.candidate.map { .int($0.id) })),
+          ("failureLimit", .int(Int64(request.failureLimit))),
+          ("checks", .array(report.gate.baselineDecidingFirst.map(VerdictJSON.check))),
+        ])
+      )
+    ]
   }
 
   private static func session(_ session: SessionSummary) -> JSONValue {

@@ -8,6 +8,12 @@ enum MarkdownReport {
     let e = MarkdownText.escaped
     var out = "# Rollout report\n\n"
     out += "**Decision: \(report.decision.rawValue)** \(e(ReportText.decisionLine(report)))\n\n"
+    out += e(ReportText.gateLine(report)) + "\n\n"
+    if let sides = ReportText.baselineSides(report) {
+      out += "## Against the baseline\n\n" + e(sides) + "\n\n"
+      out += ReportText.baselineTable(report).markdown + "\n"
+      out += e(ReportText.baselineMethods(report)) + "\n\n"
+    }
     out += "## Sessions\n\n" + ReportText.sessionsTable(report.sessions).markdown
     for session in report.sessions {
       let environment = ReportText.environment(session)

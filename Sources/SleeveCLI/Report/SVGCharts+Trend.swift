@@ -1,46 +1,62 @@
 import SleeveQuery
 
 extension SVGCharts {
-  /// A handler's error rate (bars) and p99 (line) per session in time order; baseline
-  /// sessions' bars are grey, the others coloured, and each point's `<title>` names its
-  /// session and numbers.
+  /// A handler's error rate (bars, left axis) and p99 (line and dots, right axis) per
+  /// session in time order; baseline sessions' bars are grey, the others coloured, each
+  /// session's id under its slot (every k-th when there are many), and each point's `<title>`
+  /// names its session and numbers. A session with no failure still shows a thin bar, so a
+  /// handler seen in one session is never an empty chart.
   static func trend(_ trend: HandlerTrend) -> String {
     var svg = open(title: "\(trend.key.display): error rate and p99 per session")
-    svg += axes(xLabel: "sessions, oldest first", yLabel: "")
+    svg += axes(xLabel: "session", yLabel: "")
     let count = max(trend.points.count, 1)
-    let topRate = max(trend.points.map(\.errorRate).max() ?? 0, 0.01)
-    let topP99 = max(trend.points.compactMap(\.p99).max() ?? 1, 1)
+    let topRate = niceCeiling(max(trend.points.map(\.errorRate).max() ?? 0, 0.01))
+    let topP99 = max(trend.points.compactMap(\.p99).max() ?? 1, 1) * 1.1
     let slot = (width - margin.left - margin.right) / Double(count)
+    for fraction in [0.0, 0.5, 1.0] {
+      svg += yTick(plotY(fraction), label: Formatting.percent(topRate * fraction))
+      svg += yTick(plotY(fraction), label: Formatting.duration(topP99 * fraction), right: true)
+    }
+    let every = max(1, Int((Double(count) / 16).rounded(.up)))
     var line: [String] = []
+    var dots = ""
     for (index, point) in trend.points.enumerated() {
       let x = plotX((Double(index) + 0.5) / Double(count))
-      let barHeight = (height - margin.top - margin.bottom) * point.errorRate / topRate
+      let barHeight = max(
+        (height - margin.top - margin.bottom) * min(point.errorRate / topRate, 1), 1.5)
       let label =
         "session \(point.session)\(point.isBaseline ? " (baseline)" : ""): n \(point.n), "
         + "error rate \(Formatting.percent(point.errorRate)), p99 "
         + Formatting.duration(point.p99)
       svg +=
         "<rect class=\"\(point.isBaseline ? "baseline" : "candidate")\" "
-        + "x=\"\(fixed(x - slot * 0.35))\" y=\"\(fixed(plotY(0) - barHeight))\" "
-        + "width=\"\(fixed(slot * 0.7))\" height=\"\(fixed(barHeight))\" "
+        + "x=\"\(fixed(x - min(slot * 0.35, 40)))\" y=\"\(fixed(plotY(0) - barHeight))\" "
+        + "width=\"\(fixed(min(slot * 0.7, 80)))\" height=\"\(fixed(barHeight))\" "
         + "fill=\"\(point.isBaseline ? "#b8b8b8" : colors.on)\">"
         + "<title>\(MarkupText.escaped(label))</title></rect>"
+      if index % every == 0 {
+        svg += xTick(x, label: String(point.session))
+      }
       if let p99 = point.p99 {
-        line.append("\(fixed(x)),\(fixed(plotY(p99 / topP99)))")
+        let y = plotY(p99 / topP99)
+        line.append("\(fixed(x)),\(fixed(y))")
+        dots +=
+          "<circle cx=\"\(fixed(x))\" cy=\"\(fixed(y))\" r=\"3\" fill=\"\(colors.disabled)\">"
+          + "<title>\(MarkupText.escaped(label))</title></circle>"
       }
     }
-    if !line.isEmpty {
+    if line.count > 1 {
       svg +=
         "<polyline points=\"\(line.joined(separator: " "))\" fill=\"none\" "
         + "stroke=\"\(colors.disabled)\" stroke-width=\"2\"/>"
     }
+    svg += dots
     // The key sits in the x label's row, clear of the bars.
     let key = [
-      ("error rate, top \(Formatting.percent(topRate))", colors.on),
-      ("p99, top \(Formatting.duration(topP99))", colors.disabled),
+      ("error rate (left)", colors.on), ("p99 (right)", colors.disabled),
     ]
     for (index, (name, color)) in key.enumerated() {
-      let x = index == 0 ? margin.left : width - margin.right - 150
+      let x = index == 0 ? margin.left : width - margin.right - 90
       svg +=
         "<rect x=\"\(fixed(x))\" y=\"\(fixed(height - 17))\" width=\"10\" height=\"10\" "
         + "fill=\"\(color)\"/><text x=\"\(fixed(x + 14))\" y=\"\(fixed(height - 8))\" "

@@ -134,10 +134,11 @@ public struct FlakyAnalysis: Sendable {
     }
   }
 
-  /// How the flake rate is computed, as reports say it.
+  /// How the flake rate is computed, as reports say it: named for the runs and commits it
+  /// counts, so it never reads as a second error rate.
   public static let method =
-    "flake rate = groups (a commit, or a commit and test) where its sessions disagreed "
-    + "/ groups where it ran in 2 or more sessions"
+    "runs disagreed on = groups (a commit, or a commit and test) where its sessions disagreed "
+    + "/ groups where it ran in 2 or more sessions; invocations failed = failed / ran"
 
   /// The thresholds used.
   public let options: Options

@@ -68,6 +68,9 @@ public struct GateCheck: Equatable, Sendable {
   public var methodDetail: String?
   /// Where the handler was registered (`File.swift:42`), for a check of one handler.
   public var site: String?
+  /// Whether ``threshold`` is a measured or given value; `false` for a handler no baseline
+  /// session ran, whose threshold is shown as `-` (nothing to compare with).
+  public var thresholdKnown = true
 
   /// How the value was computed.
   public var method: String {
@@ -81,8 +84,11 @@ public struct GateCheck: Equatable, Sendable {
       MannWhitneyTest.method + ", Hodges-Lehmann shift; flag-on slower when p < "
         + "\(GateCheck.significance) and the shift exceeds the threshold"
     case .errorRateVersusBaseline, .latencyVersusBaseline:
-      (methodDetail ?? "") + "; regressed when Holm's p < \(GateCheck.significance) and the "
-        + "change is at least the minimum"
+      [
+        methodDetail,
+        "regressed when Holm's p < \(GateCheck.significance) and the change is at "
+          + "least the minimum",
+      ].compactMap { $0 }.joined(separator: "; ")
     case .newFailureTypes:
       "error type and message pattern (numbers and ids taken out) absent from every baseline "
         + "session"
@@ -114,6 +120,7 @@ public struct GateCheck: Equatable, Sendable {
       detail: detail.map { note + "; " + $0 } ?? note)
     check.methodDetail = methodDetail
     check.site = site
+    check.thresholdKnown = thresholdKnown
     return check
   }
 
@@ -208,6 +215,16 @@ public struct GateResult: Equatable, Sendable {
 
   /// The overall decision, with the same precedence as each flag's.
   public var decision: RolloutDecision { RolloutDecision(checks) }
+
+  /// The checks against the baseline in the order a reader needs them: what rolls back
+  /// (regressions and new failure types found often enough) first, then what holds, then
+  /// what passed, then what is not counted; in the gate's order within each.
+  public var baselineDecidingFirst: [GateCheck] {
+    let rank: [GateCheck.Verdict: Int] = [.breach: 0, .insufficient: 1, .pass: 2, .advisory: 3]
+    return baseline.enumerated().sorted {
+      (rank[$0.element.verdict] ?? 4, $0.offset) < (rank[$1.element.verdict] ?? 4, $1.offset)
+    }.map(\.element)
+  }
 }
 
 /// Thresholds given on the command line, applied to every selected outcome.

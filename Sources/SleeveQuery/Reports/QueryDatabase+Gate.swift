@@ -16,13 +16,24 @@ extension QueryDatabase {
     }
   }
 
-  /// The CI gate over the selected sessions: each flag's verdict, and the command line's
-  /// thresholds against every selected outcome. A p99 check needs at least 100 samples,
-  /// whatever the floor says.
+  /// The CI gate over the selected sessions: each flag's verdict, the command line's
+  /// thresholds against every selected outcome and, with `baseline`, the checks against it
+  /// (``BaselineRequest``). A p99 check needs at least 100 samples, whatever the floor says.
+  /// `check` and `report` both decide by this one function, so they never disagree.
   public func gate(
     matching filter: QueryFilter, thresholds: GateThresholds,
-    options: FlagVerdict.Options = FlagVerdict.Options()
+    options: FlagVerdict.Options = FlagVerdict.Options(), against baseline: BaselineRequest? = nil
   ) throws -> GateResult {
+    try judge(matching: filter, thresholds: thresholds, options: options, against: baseline)
+      .result
+  }
+
+  /// The gate, with every flag's report and verdict (those with no check too, which the
+  /// gate's result leaves out and a report still shows).
+  func judge(
+    matching filter: QueryFilter, thresholds: GateThresholds, options: FlagVerdict.Options,
+    against baseline: BaselineRequest?
+  ) throws -> (judged: [(report: FlagReport, verdict: FlagVerdict)], result: GateResult) {
     try translating {
       var options = options
       options.minSamples = thresholds.minSamples ?? options.minSamples
@@ -55,7 +66,10 @@ extension QueryDatabase {
       result.reports = judged.map(\.report).filter { report in
         result.flags.contains { $0.flag == report.key }
       }
-      return result
+      if let baseline {
+        result.baseline = try baselineChecks(baseline, filter: filter)
+      }
+      return (judged, result)
     }
   }
 

@@ -26,22 +26,32 @@ public struct RolloutReport: Sendable {
   public let handlers: [HandlerRow]
   /// Raw rows or summaries: what every figure of the report was read from.
   public let plan: AnswerPlan
+  /// The gate over the same selection, as `check` judges it given the same baseline: every
+  /// flag's checks and, with a baseline, the checks against it.
+  public let gate: GateResult
+  /// What the gate judged against, if anything.
+  public let baseline: BaselineRequest?
 
-  /// The overall decision, as `check` decides it over the same selection:
-  /// `RolloutDecision(_:)` over every flag's checks (`nothingToCheck` when there is none).
-  public var decision: RolloutDecision { RolloutDecision(flags.flatMap(\.verdict.checks)) }
+  /// The overall decision: the gate's (``QueryDatabase/gate(matching:thresholds:options:against:)``),
+  /// the one `check` gives for the same selection and baseline (`nothingToCheck` when there
+  /// is no check).
+  public var decision: RolloutDecision { gate.decision }
 }
 
 extension QueryDatabase {
-  /// The rollout report of the selected sessions.
-  public func rolloutReport(matching filter: QueryFilter, minSamples: Int? = nil) throws
-    -> RolloutReport
-  {
+  /// The rollout report of the selected sessions, judged by the gate as `check` judges them
+  /// (with `baseline`, against it too).
+  public func rolloutReport(
+    matching filter: QueryFilter, minSamples: Int? = nil, against baseline: BaselineRequest? = nil
+  ) throws -> RolloutReport {
     try translating {
       let sessions = try sessions(matching: filter)
       let plan = try answerPlan(for: sessions, method: filter.method)
-      let flags = try flags(matching: filter).map {
-        RolloutReport.FlagSection(report: $0, verdict: FlagVerdict($0, minSamples: minSamples))
+      let gate = try judge(
+        matching: filter, thresholds: GateThresholds(minSamples: minSamples),
+        options: FlagVerdict.Options(), against: baseline)
+      let flags = gate.judged.map {
+        RolloutReport.FlagSection(report: $0.report, verdict: $0.verdict)
       }
       let errors = try errorRates(matching: filter, by: .handler)
       var latency: [String: LatencyRow] = [:]
@@ -51,7 +61,9 @@ extension QueryDatabase {
       let handlers = errors.compactMap { row in
         latency[row.key].map { RolloutReport.HandlerRow(errors: row, latency: $0) }
       }
-      return RolloutReport(sessions: sessions, flags: flags, handlers: handlers, plan: plan)
+      return RolloutReport(
+        sessions: sessions, flags: flags, handlers: handlers, plan: plan, gate: gate.result,
+        baseline: baseline)
     }
   }
 }

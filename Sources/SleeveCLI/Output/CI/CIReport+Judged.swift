@@ -62,11 +62,13 @@ extension CIReport {
     CIReport(
       title: "sleeve flaky", summary: summary,
       checks: findings.map { finding in
-        let rate = finding.flakeRate.map { "flake rate \(Formatting.percent($0))" }
+        let disagreed = finding.flakeRate.map { _ in
+          "runs disagreed on " + FlakyText.disagreement(finding)
+        }
         let kinds = finding.failureKindsByCount.map { "\($0.kind.display) (\($0.count)×)" }
         let line = [
-          finding.verdict.rawValue, rate,
-          "error rate \(Formatting.percent(finding.errorRate))",
+          finding.verdict.rawValue, disagreed,
+          "invocations failed " + FlakyText.failedInvocations(finding),
           quarantined(finding) ? "quarantined" : nil,
         ].compactMap { $0 }.joined(separator: ", ")
         let outcome: CICheck.Outcome =
@@ -80,6 +82,8 @@ extension CIReport {
           name: finding.handler, outcome: outcome,
           evidence: [
             line,
+            finding.flakyGroups.isEmpty
+              ? nil : "disagreeing runs: " + FlakyText.disagreeingRuns(finding, limit: .max),
             "sessions " + finding.sessions.map(String.init).joined(separator: ", "),
             "failing sessions " + finding.failingSessions.map(String.init).joined(separator: ", "),
             kinds.isEmpty ? nil : "failure kinds: " + kinds.joined(separator: ", "),

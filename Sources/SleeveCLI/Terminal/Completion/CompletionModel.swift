@@ -96,7 +96,7 @@ struct CompletionModel {
       }
     case "by": return .choices(Grouping.allCases.map(\.rawValue))
     case "color": return .choices(TerminalDisplay.ColorChoice.allCases.map(\.rawValue))
-    case "quarantine": return .choices(CheckCommand.Quarantine.allCases.map(\.rawValue))
+    case "quarantine": return .choices(BaselineRequest.Quarantine.allCases.map(\.rawValue))
     case "disable": return .choices(LintCheck.allCases.map(\.id))
     case "fail-on": return .choices(LintSeverity.allCases.map(\.rawValue))
     case "session": return .recorded("sessions", fixed: ["last", "all"])
