@@ -112,6 +112,33 @@ struct ExportBoundsTests {
     #expect(longest <= Self.message, "\(format): a text \(longest) bytes long")
   }
 
+  @Test(
+    "a push of the same file sends and prints no more than the capped texts can hold",
+    .enabled(if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3"))
+  func pushIsBoundedByTheCappedContent() async throws {
+    let server = try await LoopbackOTLPServer.start(["200"])
+    defer { server.stop() }
+    let plain = try Self.fixture(hostile: false)
+    let plainBytes =
+      await Self.export(plain, "otlp-json").utf8.count
+      + Self.export(plain, "otlp-metrics-json").utf8.count
+    let fixture = try Self.fixture(hostile: true)
+    let result = await CLIRunner.run([
+      "export", "--db", fixture.path, "--session", "all", "--endpoint", server.baseURL,
+    ])
+    #expect(result.exit == 0, "\(result.error)")
+    let requests = try server.requests()
+    let traces = requests.filter { $0.path == "/v1/traces" }.count
+    let sent = requests.reduce(0) { $0 + $1.bodyLength }
+    let bound =
+      plainBytes + Self.growth("otlp-json", lines: traces)
+      + Self.growth("otlp-metrics-json", lines: requests.count - traces)
+    #expect(sent <= bound, "\(sent) bytes sent in \(requests.count) requests, bound \(bound)")
+    #expect(Self.longestRun(requests.map(\.body).joined()) <= Self.message)
+    // A line per signal, each naming the session once, at its cap.
+    #expect(result.error.utf8.count <= 2 * (Self.name + 512), "\(result.error.utf8.count) bytes")
+  }
+
   /// The longest run of one repeated ASCII letter: every hostile text is one.
   static func longestRun(_ text: String) -> Int {
     var longest = 0
