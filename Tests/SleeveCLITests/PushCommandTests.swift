@@ -109,6 +109,27 @@ struct PushCommandTests {
     #expect(try Self.spanIDs(traces) == (try Self.spanIDs([file.out])))
   }
 
+  @Test(
+    "a receiver echoing the Authorization header leaves its value on neither stderr nor the ledger")
+  func echoedHeaderValueIsRedacted() async throws {
+    let fixture = try FixtureDatabase.standard()
+    let token = "tok-3f9a7c2e51d8"
+    let server = try await LoopbackOTLPServer.start([
+      "400:message=bad request; headers: Authorization: Bearer \(token)"
+    ])
+    defer { server.stop() }
+    let result = try await CLIRunner.runChild(
+      ["export", "--db", fixture.path, "--session", "1", "--endpoint", server.baseURL],
+      environment: ["OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%20\(token)"])
+    #expect(result.exit == 76, "\(result.error)")
+    #expect(result.error.contains("Authorization: [redacted]"), "\(result.error)")
+    #expect(!result.error.contains(token), "the header value is on standard error")
+    let json = try await CLIRunner.runChild(["sessions", "--db", fixture.path, "--format", "json"])
+    let errors = try Self.deliveryStates(json.out).compactMap(\.lastError)
+    #expect(errors.contains { $0.contains("[redacted]") }, "\(errors)")
+    #expect(!json.out.contains(token), "the header value is in otlp_delivery_state.last_error")
+  }
+
   @Test("an endpoint that refuses connections exits 69 naming it, after the retry budget")
   func unreachableExits69() async throws {
     let fixture = try FixtureDatabase.standard()
@@ -308,6 +329,7 @@ struct PushCommandTests {
     let endpoint: String
     let state: String
     let requests: Int
+    let lastError: String?
   }
 
   private static func deliveryStates(_ json: String) throws -> [State] {
@@ -317,7 +339,7 @@ struct PushCommandTests {
       (session["deliveries"] as? [[String: Any]] ?? []).map {
         State(
           endpoint: $0["endpoint"] as? String ?? "", state: $0["state"] as? String ?? "",
-          requests: $0["requests"] as? Int ?? -1)
+          requests: $0["requests"] as? Int ?? -1, lastError: $0["lastError"] as? String)
       }
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import SleeveExport
+import SleeveQuery
 import SleeveTestSupport
 import Testing
 
@@ -72,6 +73,73 @@ struct OTLPHTTPSenderTests {
     #expect(try result.get().attempts == 2)
     #expect(took >= .seconds(1), "retried after \(took), before the Retry-After second")
     #expect(took < WaitBounds.hang)
+  }
+
+  @Test(
+    "Retry-After: 0 or a date in the past waits the backoff: no more requests than without it",
+    arguments: ["0", "Sun, 06 Nov 1994 08:49:37 GMT"])
+  func retryAfterCannotShortenTheBackoff(header: String) async throws {
+    let server = try await LoopbackOTLPServer.start(["503:retry-after=\(header)"])
+    let budget = Duration.seconds(3)
+    let jitter = SeededJitter(seed: 23)
+    let sender = try sender(to: server.baseURL, budget: budget, jitter: jitter)
+    // The most attempts the backoff allows within the budget: every wait at its shortest
+    // (the lowest jitter), retries while their waits fit.
+    let policy = sender.configuration.retry
+    var waited = Duration.zero
+    var most = 1
+    while true {
+      let wait = policy.interval(beforeRetry: most, unit: 0)
+      guard waited + wait <= budget else { break }
+      waited += wait
+      most += 1
+    }
+    guard case .failure(let error) = await sender.send(Self.body, signal: .traces) else {
+      Issue.record("delivered although every answer was 503")
+      return
+    }
+    let sent = try server.requests().count
+    #expect(sent >= 2, "not retried at all (seed \(jitter.seed))")
+    #expect(
+      sent <= most,
+      "\(sent) requests within \(budget), at most \(most) by the backoff (seed \(jitter.seed))")
+    #expect(error.attempts == sent)
+  }
+
+  @Test("the retry budget is the whole push's: nine sessions against a 503 spend it once")
+  func retryBudgetIsSharedByThePush() async throws {
+    let fixture = try FixtureDatabase()
+    let sessions: Int64 = 9
+    for id in 1...sessions {
+      try fixture.session(id, name: "s\(id)", startedSeconds: 1_700_000_000 + id)
+      try fixture.handler(session: id, number: 1, name: "validate", control: "checkout.pay")
+      try fixture.outcomes(session: id, handler: 1, durations: [5])
+    }
+    let server = try await LoopbackOTLPServer.start(["503:message=collector overloaded"])
+    // Every wait exactly 50 ms: within a 2 s budget the whole push can retry at most 40
+    // times; a budget spent again per session allows 40 retries to each of the nine.
+    let budget = Duration.seconds(2)
+    let interval = Duration.milliseconds(50)
+    var configuration = try sender(to: server.baseURL).configuration
+    configuration.retry = RetryPolicy(
+      initialInterval: interval, multiplier: 1, maxInterval: interval, randomization: 0,
+      budget: budget)
+    let sender = OTLPHTTPSender(configuration: configuration)
+    let most = Int(budget / interval) + Int(sessions)
+    var filter = QueryFilter()
+    filter.session = .all
+    let pusher = OTLPPusher(
+      databasePath: fixture.path, sender: sender,
+      options: OTLPPushOptions(signals: [.traces], concurrentRequests: 1))
+    let clock = ContinuousClock()
+    let start = clock.now
+    let report = try await pusher.push(matching: filter)
+    let took = clock.now - start
+    #expect(report.deliveries.count == Int(sessions))
+    #expect(report.refused?.kind == .rejected(status: 503))
+    let sent = try server.requests().count
+    #expect(
+      sent <= most, "\(sent) requests in \(took), at most \(most) if the push shares the budget")
   }
 
   @Test("a Retry-After beyond the retry budget ends the retries at once, saying so")
@@ -330,6 +398,44 @@ struct OTLPHTTPSenderTests {
     dump(sender.configuration, to: &dumped)
     for text in [error.description, error.message, String(reflecting: error), dumped] {
       #expect(!text.contains(Self.secret), "a header value shows in an error or description")
+    }
+  }
+
+  @Test(
+    "a receiver echoing the headers has every configured value redacted, in its usual encodings")
+  func echoedHeaderValuesAreRedacted() async throws {
+    let token = "tok-3f9a7c2e51d8"
+    let key = "k3y/with+slash=="
+    let base64 = Data("Bearer \(token)".utf8).base64EncodedString()
+    // Each answer echoes a value another way; one puts it across the 300-byte bound, where a
+    // cut after redaction would print its first half.
+    let answers = [
+      "400:message=bad headers: authorization: Bearer \(token); x-api-key: \(key)",
+      "400:text=" + String(repeating: "h", count: 280) + " Bearer \(token) and more",
+      "400:text=authorization=Bearer%20\(token)&key=k3y%2fwith%2Bslash%3D%3D",
+      #"400:text={"headers":{"x-api-key":"k3y\/with+slash=="}}"#,
+      "400:message=basic echo \(base64)",
+      "400:message=doubled   Bearer\t\t\(token) spaces",
+      "503:message=overloaded for \(token)",
+      "200:partial=1:message=rejected for tenant \(token)",
+    ]
+    let server = try await LoopbackOTLPServer.start(answers)
+    let sender = try sender(
+      to: server.baseURL,
+      environment: [
+        "OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer%20\(token),x-api-key=\(key)"
+      ],
+      budget: .zero)
+    for answer in answers {
+      let text: String
+      switch await sender.send(Self.body, signal: .traces) {
+      case .failure(let error): text = error.description
+      case .success(let accepted): text = accepted.message ?? ""
+      }
+      #expect(text.contains("[redacted]"), "nothing redacted for \(answer)")
+      for secret in [token, key, "k3y%2f", "k3y\\/", base64, String(token.prefix(6))] {
+        #expect(!text.contains(secret), "a header value shows for \(answer)")
+      }
     }
   }
 

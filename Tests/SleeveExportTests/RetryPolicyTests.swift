@@ -49,7 +49,7 @@ import Testing
     #expect(RetryPolicy(multiplier: -3).baseInterval(beforeRetry: 5) == .seconds(1))
   }
 
-  @Test("a Retry-After within the budget is waited exactly, instead of the backoff")
+  @Test("a Retry-After longer than the backoff, within the budget, is waited exactly")
   func retryAfterWithinBudgetIsHonoured() {
     let policy = RetryPolicy(budget: .seconds(10))
     let step = policy.step(afterAttempt: 1, elapsed: .seconds(2), retryAfter: .seconds(5), unit: 0)
@@ -88,5 +88,23 @@ import Testing
       return
     }
     #expect(reason.contains("no retries"))
+  }
+
+  @Test("a Retry-After of 0 or in the past (or any shorter than the backoff) waits the backoff")
+  func retryAfterNeverShortensTheBackoff() {
+    let policy = RetryPolicy(budget: .seconds(600))
+    for attempt in 1...8 {
+      for unit in [0.0, 0.25, 0.5, 0.99] {
+        let backoff = policy.interval(beforeRetry: attempt, unit: unit)
+        for asked in [Duration.zero, .milliseconds(1), backoff / 2] {
+          let step = policy.step(
+            afterAttempt: attempt, elapsed: .zero, retryAfter: asked, unit: unit)
+          #expect(
+            step == .wait(backoff),
+            "attempt \(attempt), jitter \(unit): Retry-After \(asked) gave \(step), not the backoff"
+          )
+        }
+      }
+    }
   }
 }

@@ -16,7 +16,9 @@ import SleeveStore
 /// at most two requests waiting (memory stays flat for any session size). An endpoint that
 /// stays unreachable after the sender's retries stops the push (the sessions after it are
 /// not tried); a request the receiver refuses fails its session's signal, and the others go
-/// on. A kill loses at most the one request in flight, sent again by the next push.
+/// on. A kill loses at most the one request in flight, sent again by the next push. The
+/// retry budget is the whole push's (`RetryTime`): once it is spent, a failing request of a
+/// later session is tried once and not retried.
 public struct OTLPPusher: Sendable {
   /// The database pushed from (its ledger is written: a file before `0008_deliveries` is
   /// migrated, as every writer does).
@@ -58,6 +60,8 @@ public struct OTLPPusher: Sendable {
     ).start()
     var run = PushRun(ledger: ledger, pipe: pipe)
     let sender = self.sender
+    // One retry budget for the whole push, whatever the number of sessions and signals.
+    let retries = RetryTime()
     await withTaskGroup(of: Sent.self) { group in
       var sending = 0
       for await item in pipe.stream {
@@ -76,7 +80,8 @@ public struct OTLPPusher: Sendable {
           }
           let signal = run.report.deliveries[index].signal
           group.addTask {
-            let result = await sender.send(Array(body.json.utf8), signal: signal)
+            let result = await sender.send(
+              Array(body.json.utf8), signal: signal, retries: retries)
             return Sent(index: index, sequence: sequence, body: body, result: result)
           }
           sending += 1

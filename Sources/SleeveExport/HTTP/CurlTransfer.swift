@@ -143,7 +143,8 @@ enum CurlTransfer {
   private static func describe(
     _ code: CURLcode, osError: Int32, detail: String, deadline: Duration
   ) -> String {
-    let detail = ReceiverText.oneLine(detail) ?? "no detail"
+    // Redacted by the sender, which knows the headers (curl's detail never holds them).
+    let detail = ReceiverText.oneLine(detail, redacting: .none) ?? "no detail"
     switch code {
     case CURLE_OPERATION_TIMEDOUT:
       return "no complete answer within \(deadline.secondsText) (attempt deadline)"

@@ -17,7 +17,10 @@ import Foundation
 /// - any other status: fails at once, with the receiver's message (a `google.rpc.Status`
 ///   `message`, else the text body), one line of at most a few hundred bytes.
 ///
-/// Response bodies are read up to 64 KiB. Header values never appear in an error.
+/// Response bodies are read up to 64 KiB. Header values never appear in an error: not from
+/// Sleeve's own text, and not from the receiver's, where every configured value (and its
+/// usual encodings) is replaced by `[redacted]` before anything prints or records it
+/// (`HeaderRedaction`).
 ///
 /// Sendable: every stored property is an immutable Sendable value or the Sendable transport.
 public final class OTLPHTTPSender: OTLPRequestSending {
@@ -43,8 +46,17 @@ public final class OTLPHTTPSender: OTLPRequestSending {
     configuration.target(for: signal)?.display ?? "(no endpoint for \(signal.rawValue))"
   }
 
-  /// Sends `body` (uncompressed OTLP/JSON) to `signal`'s target, retrying as configured.
+  /// Sends `body` (uncompressed OTLP/JSON) to `signal`'s target, retrying as configured: the
+  /// retries of this one request have the whole budget.
   public func send(_ body: [UInt8], signal: OTLPSignal) async -> Result<
+    OTLPAccepted, OTLPPushError
+  > {
+    await send(body, signal: signal, retries: RetryTime())
+  }
+
+  /// Sends `body` to `signal`'s target, retrying as configured within what is left of the
+  /// budget `retries` shares among a push's requests (its time spent retrying, in all).
+  public func send(_ body: [UInt8], signal: OTLPSignal, retries: RetryTime) async -> Result<
     OTLPAccepted, OTLPPushError
   > {
     guard let target = configuration.target(for: signal) else {
@@ -54,9 +66,12 @@ public final class OTLPHTTPSender: OTLPRequestSending {
           message: "no endpoint configured for \(signal.rawValue)", attempts: 0))
     }
     let request = Self.request(body, to: target)
+    let redaction = HeaderRedaction(headers: target.headers)
     let clock = ContinuousClock()
     let start = clock.now
     var attempt = 0
+    var retrying = false
+    defer { if retrying { retries.end(at: clock.now) } }
     while true {
       attempt += 1
       let outcome = await transport.perform(request, deadline: target.timeout)
@@ -71,27 +86,34 @@ public final class OTLPHTTPSender: OTLPRequestSending {
       var retryAfter: Duration? = nil
       switch outcome {
       case .answered(let status, _, let answer) where (200..<300).contains(status):
-        let (rejected, note) = OTLPResponseBody.partialSuccess(answer, signal: signal)
+        let (rejected, note) = OTLPResponseBody.partialSuccess(
+          answer, signal: signal, redacting: redaction)
         return .success(OTLPAccepted(rejected: rejected, message: note, attempts: attempt))
       case .answered(let status, let header, let answer) where Self.retryable.contains(status):
         kind = .rejected(status: status)
-        message = OTLPResponseBody.failureMessage(answer) ?? Self.statusText(status)
+        message =
+          OTLPResponseBody.failureMessage(answer, redacting: redaction) ?? Self.statusText(status)
         retryAfter = header.flatMap { RetryAfter.delay($0, now: Date()) }
       case .answered(let status, _, let answer):
         let text =
           (300..<400).contains(status)
           ? "a redirect, not followed (point the endpoint at the receiver itself)"
-          : OTLPResponseBody.failureMessage(answer) ?? Self.statusText(status)
+          : OTLPResponseBody.failureMessage(answer, redacting: redaction)
+            ?? Self.statusText(status)
         return failure(.rejected(status: status), text)
       case .failed(let reason):
         kind = .unreachable
-        message = reason
+        message = redaction.apply(reason)
       }
       if Task.isCancelled {
         return failure(kind, message == "cancelled" ? message : message + "; cancelled")
       }
+      if !retrying {
+        retries.begin(at: start)
+        retrying = true
+      }
       let step = configuration.retry.step(
-        afterAttempt: attempt, elapsed: clock.now - start, retryAfter: retryAfter,
+        afterAttempt: attempt, elapsed: retries.spent(at: clock.now), retryAfter: retryAfter,
         unit: jitter())
       switch step {
       case .stop(let reason):

@@ -62,9 +62,25 @@ public struct OTLPPushError: Error, Sendable, Equatable, CustomStringConvertible
 /// with. `OTLPHTTPSender` is the real one; the delivery ledger depends only on this.
 public protocol OTLPRequestSending: Sendable {
   /// Sends `body` (uncompressed OTLP/JSON) to `signal`'s URL: the receiver's answer once it
-  /// accepted it, or why it was not delivered.
+  /// accepted it, or why it was not delivered. Its retries have the whole budget.
   func send(_ body: [UInt8], signal: OTLPSignal) async -> Result<OTLPAccepted, OTLPPushError>
+
+  /// Sends `body` as `send(_:signal:)` does, as one request of a push whose requests share one
+  /// retry budget: what `retries` says was spent retrying before is not there to spend again.
+  /// `OTLPPusher` calls this one. The default ignores `retries` (a sender that never retries).
+  func send(_ body: [UInt8], signal: OTLPSignal, retries: RetryTime) async -> Result<
+    OTLPAccepted, OTLPPushError
+  >
 
   /// The URL `signal` goes to, without credentials (what the ledger records and output names).
   func endpoint(for signal: OTLPSignal) -> String
+}
+
+extension OTLPRequestSending {
+  /// `send(_:signal:)`: a sender that never retries has no retry time to share.
+  public func send(_ body: [UInt8], signal: OTLPSignal, retries: RetryTime) async -> Result<
+    OTLPAccepted, OTLPPushError
+  > {
+    await send(body, signal: signal)
+  }
 }

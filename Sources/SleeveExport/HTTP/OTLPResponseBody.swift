@@ -8,8 +8,10 @@ import Foundation
 /// (protobuf, garbage, a cut body) reads as "no partial success" or as the text it holds.
 enum OTLPResponseBody {
   /// The partial success in a 2xx `body` for `signal`: rejected items (0 if none or unreadable)
-  /// and the receiver's message, one line.
-  static func partialSuccess(_ body: [UInt8], signal: OTLPSignal) -> (Int64, String?) {
+  /// and the receiver's message, one line, with `redaction`'s values replaced.
+  static func partialSuccess(
+    _ body: [UInt8], signal: OTLPSignal, redacting redaction: HeaderRedaction
+  ) -> (Int64, String?) {
     guard let object = jsonObject(body),
       let partial = (object["partialSuccess"] ?? object["partial_success"]) as? [String: Any]
     else { return (0, nil) }
@@ -18,16 +20,17 @@ enum OTLPResponseBody {
       ? ["rejectedSpans", "rejected_spans"] : ["rejectedDataPoints", "rejected_data_points"]
     let count = keys.lazy.compactMap { partial[$0] }.first.flatMap(int64) ?? 0
     let message = (partial["errorMessage"] ?? partial["error_message"]) as? String
-    return (max(count, 0), message.flatMap { ReceiverText.oneLine($0) })
+    return (max(count, 0), message.flatMap { ReceiverText.oneLine($0, redacting: redaction) })
   }
 
   /// The receiver's reason in a failure `body`: a `google.rpc.Status` JSON `message`, else the
-  /// body as text; one line, bounded; `nil` when the body says nothing.
-  static func failureMessage(_ body: [UInt8]) -> String? {
+  /// body as text; one line, bounded, with `redaction`'s values replaced; `nil` when the body
+  /// says nothing.
+  static func failureMessage(_ body: [UInt8], redacting redaction: HeaderRedaction) -> String? {
     if let object = jsonObject(body), let message = object["message"] as? String {
-      return ReceiverText.oneLine(message)
+      return ReceiverText.oneLine(message, redacting: redaction)
     }
-    return ReceiverText.oneLine(bytes: body)
+    return ReceiverText.oneLine(bytes: body, redacting: redaction)
   }
 
   private static func jsonObject(_ body: [UInt8]) -> [String: Any]? {

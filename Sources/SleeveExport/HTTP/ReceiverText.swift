@@ -3,14 +3,30 @@
 ///
 /// Works on Unicode scalars: every C0 and C1 control (ESC, CR, LF, BEL, …), DEL, bidirectional
 /// control and line or paragraph separator becomes a space, so no terminal escape sequence can
-/// start and no line can break; runs of spaces collapse and the ends are trimmed. The result
-/// is at most `limit` UTF-8 bytes, cut on a scalar boundary and ended with `…` when cut.
+/// start and no line can break; runs of spaces collapse and the ends are trimmed. The
+/// configured header values are then redacted (`HeaderRedaction`), on the whole text, before
+/// it is bounded, so a cut can never leave part of a value. The result is at most `limit`
+/// UTF-8 bytes, cut on a scalar boundary and ended with `…` when cut.
 enum ReceiverText {
   /// The default bound: enough for any useful message, short enough for one line.
   static let defaultLimit = 300
 
-  /// `text` as one safe, bounded line; `nil` when nothing printable is left.
-  static func oneLine(_ text: String, limit: Int = defaultLimit) -> String? {
+  /// `text` as one safe, bounded line with `redaction`'s values replaced; `nil` when nothing
+  /// printable is left.
+  static func oneLine(
+    _ text: String, limit: Int = defaultLimit, redacting redaction: HeaderRedaction
+  ) -> String? {
+    guard !redaction.isEmpty else { return bounded(text, limit: limit) }
+    guard let flat = flattened(text) else { return nil }
+    return bounded(redaction.apply(flat), limit: limit)
+  }
+
+  /// `text` made one line as `oneLine` makes it, without a bound.
+  static func flattened(_ text: String) -> String? {
+    bounded(text, limit: Int.max)
+  }
+
+  private static func bounded(_ text: String, limit: Int) -> String? {
     var out = String.UnicodeScalarView()
     var bytes = 0
     var pendingSpace = false
@@ -33,8 +49,13 @@ enum ReceiverText {
   }
 
   /// Text from bytes a receiver sent: UTF-8 with invalid sequences replaced, made one line.
-  static func oneLine(bytes: some Collection<UInt8>, limit: Int = defaultLimit) -> String? {
-    oneLine(String(decoding: Array(bytes.prefix(limit * 4)), as: UTF8.self), limit: limit)
+  /// With nothing to redact only what can show is decoded; otherwise all of it (a value past
+  /// the bound must not be cut in two before it is looked for).
+  static func oneLine(
+    bytes: some Collection<UInt8>, limit: Int = defaultLimit, redacting redaction: HeaderRedaction
+  ) -> String? {
+    let shown = redaction.isEmpty ? Array(bytes.prefix(limit * 4)) : Array(bytes)
+    return oneLine(String(decoding: shown, as: UTF8.self), limit: limit, redacting: redaction)
   }
 
   private static func isBlankOrControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -3,8 +3,9 @@ import Foundation
 /// Reads an HTTP `Retry-After` header (RFC 9110 §10.2.3): delay-seconds (`120`) or an
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
 ///
-/// Anything else is `nil` (the caller falls back to its backoff); a date in the past is 0; a
-/// value above `maximum` is clamped to it, so a hostile header can never overflow a duration.
+/// Anything else is `nil` (the caller falls back to its backoff); a date in the past is 0 (and
+/// `RetryPolicy` never waits less than its backoff, whatever a header asks); a value above
+/// `maximum` is clamped to it, so a hostile header can never overflow a duration.
 public enum RetryAfter {
   /// The longest wait a header can ask for: a day (more than any retry budget Sleeve accepts,
   /// so a clamped value still ends the retries).

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// The wait before retry `n` (1 after the first attempt) is
 /// `min(initialInterval × multiplierⁿ⁻¹, maxInterval)`, spread by ±`randomization` with a
-/// uniform jitter, and never longer than `maxInterval`. Retries stop once the next one would
+/// uniform jitter, and never longer than `maxInterval`; a receiver's `Retry-After` may only
+/// make it longer. Retries stop once the next one would
 /// start after `budget` has elapsed since the first attempt; a budget of 0 means no retries.
 ///
 /// The defaults are the Collector's `otlphttp` `retry_on_failure` (initial 5 s, multiplier 1.5,
@@ -83,7 +84,9 @@ public struct RetryPolicy: Sendable, Equatable {
   /// What to do after attempt `attempt` failed retryably, `elapsed` after the first attempt
   /// started, when the receiver asked for `retryAfter` (or `nil`) and the jitter is `unit`.
   ///
-  /// A `Retry-After` is honoured as given (it replaces the backoff), but one that ends past the
+  /// A `Retry-After` can lengthen the wait, never shorten it: the wait is the longer of the
+  /// backoff and what the receiver asked for, so `Retry-After: 0` or a date in the past waits
+  /// the backoff (a receiver cannot turn the retries into a storm). One that ends past the
   /// budget stops at once, saying so, instead of sleeping past it; a backoff that would end
   /// past the budget stops too.
   public func step(
@@ -92,7 +95,8 @@ public struct RetryPolicy: Sendable, Equatable {
     guard budget > .zero else { return .stop("no retries (retry budget 0)") }
     let left = budget - elapsed
     guard left > .zero else { return .stop("retry budget of \(budget.secondsText) spent") }
-    if let asked = retryAfter {
+    let backoff = interval(beforeRetry: attempt, unit: unit)
+    if let asked = retryAfter, asked > backoff {
       guard asked <= left else {
         return .stop(
           "the receiver asked to retry after \(asked.secondsText), more than the "
@@ -100,8 +104,7 @@ public struct RetryPolicy: Sendable, Equatable {
       }
       return .wait(asked)
     }
-    let wait = interval(beforeRetry: attempt, unit: unit)
-    guard wait <= left else { return .stop("retry budget of \(budget.secondsText) spent") }
-    return .wait(wait)
+    guard backoff <= left else { return .stop("retry budget of \(budget.secondsText) spent") }
+    return .wait(backoff)
   }
 }

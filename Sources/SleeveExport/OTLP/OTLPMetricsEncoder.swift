@@ -75,15 +75,17 @@ public enum OTLPMetricsEncoder {
     return OTLPRequestBody(json: line, items: points, fires: 0...0)
   }
 
-  /// A data point's attributes: control, handler, site, and flag and variant when gated.
+  /// A data point's attributes: control, handler, site, and flag and variant when gated, each
+  /// capped as the recorder caps names (`RecordedText.Limit.name`), whatever the file holds.
   private static func attributes(of item: HandlerSummary) -> String {
     var out = ""
     var list = OTLPAttributeList()
-    list.add("sleeve.control", item.control ?? "-", to: &out)
-    list.add("sleeve.handler", item.handler, to: &out)
-    if let site = item.site { list.add("sleeve.handler.site", site, to: &out) }
+    let name = { (text: String) in RecordedText.capped(text, to: .name) }
+    list.add("sleeve.control", name(item.control ?? "-"), to: &out)
+    list.add("sleeve.handler", name(item.handler), to: &out)
+    if let site = item.site { list.add("sleeve.handler.site", name(site), to: &out) }
     if let flag = item.flag, item.variant >= 0 {
-      list.add("feature_flag.key", flag, to: &out)
+      list.add("feature_flag.key", name(flag), to: &out)
       list.add("sleeve.variant", item.variant == 1 ? "on" : "off", to: &out)
     }
     return out

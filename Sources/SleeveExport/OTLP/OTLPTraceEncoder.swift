@@ -10,8 +10,14 @@ import SleeveStore
 /// child span per handler invocation. A `failed` invocation has status ERROR and an
 /// `exception` event. Each session is one resource, described by its metadata. A request holds
 /// at most `spansPerRequest` spans and ends at the first fire group that takes it past
-/// `bytesPerRequest`, so where requests are cut depends only on what came before: encoding a
-/// session twice cuts it the same way. Memory stays flat: one request is held at a time.
+/// `bytesPerRequest` with at least as many bytes of spans as of resource, so where requests
+/// are cut depends only on what came before: encoding a session twice cuts it the same way.
+/// Memory stays flat: one request is held at a time.
+///
+/// Output is bounded by the content: every text is capped as the recorder caps it (the
+/// session's by `SessionSummary`, the rows' by `forEachFireGroup`), and the resource, the one
+/// text repeated per request, is at most the size of the spans of any request cut by its size,
+/// so it at most doubles them (plus one resource per session and per `spansPerRequest` spans).
 public final class OTLPTraceEncoder {
   /// The defaults for a file line: 1,000 spans or 256 KiB, well under the 1 MiB the
   /// Collector's file reader takes per line.
@@ -66,7 +72,16 @@ public final class OTLPTraceEncoder {
       startSpan(key)
       Self.appendSpan(of: outcome, traceID: traceID, to: &body)
     }
-    if spanCount >= spansPerRequest || body.utf8.count >= bytesPerRequest { try flush() }
+    // The resource is repeated in every request: a request ends by its size only once its
+    // spans take at least as many bytes as its resource, so however large the resource (a
+    // session with 64 long environment variables) it never outweighs the spans it carries.
+    let bytes = body.utf8.count
+    if spanCount >= spansPerRequest
+      || (bytes >= bytesPerRequest
+        && bytes - resourcePrefix.utf8.count >= resourcePrefix.utf8.count)
+    {
+      try flush()
+    }
   }
 
   /// Hands out the spans not yet handed out, as a last (shorter) request.

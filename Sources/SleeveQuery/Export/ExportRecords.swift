@@ -1,5 +1,8 @@
 /// One recorded fire as exported: where and when it happened.
 ///
+/// Its texts, like `ExportOutcome`'s, are capped as the recorder caps them
+/// (`RecordedText.Limit.name`; an error message at `.message`), whatever the file holds.
+///
 /// Numbers (`number`, `parentNumber`, `rootNumber`) are the fire's number within its session,
 /// the same in every file the session is merged into; with the session UUID they identify it.
 public struct ExportFire: Equatable, Sendable {

@@ -41,6 +41,12 @@ extension QueryDatabase {
   }
 }
 
+/// A recorded text capped as the recorder caps it on the way in (`RecordedText`), whatever the
+/// file holds: an exported row repeats no text longer than the recorder could have written.
+private func capped(_ text: String?, to limit: RecordedText.Limit = .name) -> String? {
+  text.map { RecordedText.capped($0, to: limit) }
+}
+
 /// The number part of a row id: stable when sessions are merged.
 private func number(of id: Int64) -> Int64 { RowID.number(of: id) }
 
@@ -88,7 +94,7 @@ private struct FireCursor {
     let fire = ExportFire(
       number: number(of: id), parentNumber: parent.map(number(of:)),
       rootNumber: number(of: try root(of: id, parent: parent)),
-      control: statement.text(at: 6), controlKind: statement.text(at: 7),
+      control: capped(statement.text(at: 6)), controlKind: capped(statement.text(at: 7)),
       events: ControlEvents(rawValue: UInt(truncatingIfNeeded: statement.int64(at: 2)))
         .description,
       origin: RecordCodes.name(statement.int64(at: 3), as: RecordCodes.FireOrigin.self),
@@ -198,9 +204,10 @@ private struct OutcomeCursor {
     var texts = Registration()
     if try registrationLookup.step() {
       texts = Registration(
-        handler: registrationLookup.text(at: 0), identifier: registrationLookup.text(at: 1),
-        kind: registrationLookup.text(at: 2), site: registrationLookup.text(at: 3),
-        flagKey: registrationLookup.text(at: 4))
+        handler: capped(registrationLookup.text(at: 0)),
+        identifier: capped(registrationLookup.text(at: 1)),
+        kind: capped(registrationLookup.text(at: 2)), site: capped(registrationLookup.text(at: 3)),
+        flagKey: capped(registrationLookup.text(at: 4)))
     }
     lastRegistration.id = id
     lastRegistration.texts = texts
@@ -212,6 +219,6 @@ private struct OutcomeCursor {
     defer { errorLookup.reset() }
     try errorLookup.bind(id, at: 1)
     guard try errorLookup.step() else { return (nil, nil) }
-    return (errorLookup.text(at: 0), errorLookup.text(at: 1))
+    return (capped(errorLookup.text(at: 0)), capped(errorLookup.text(at: 1), to: .message))
   }
 }

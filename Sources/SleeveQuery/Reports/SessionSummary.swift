@@ -1,6 +1,11 @@
 import SleeveStore
 
 /// One recorded session as listed by `sleeve sessions`.
+///
+/// Its texts are capped as the recorder caps them (`RecordedText.Limit.name`, 1,024 UTF-8
+/// bytes, for the name, UUID and metadata; `recorded` caps the environment and tags), whatever
+/// the file holds: a name written past the cap by hand or a merge of such a file cannot make
+/// an answer or an export that repeats it grow without bound.
 public struct SessionSummary: Equatable, Sendable {
   /// The row id (the `--session` number).
   public let id: Int64

@@ -94,14 +94,17 @@ extension QueryDatabase {
     let liveness = SessionLiveness.classify(
       status: row.text(at: 5) ?? "", host: row.text(at: 6) ?? "", pid: row.int64(at: 7),
       heartbeatUnixNanoseconds: row.int64(at: 8))
+    // Capped as the recorder caps what it writes: a file written otherwise (by hand, by a
+    // merge of one) shows no longer a name than the recorder could have recorded.
+    let name = { (column: Int32) in RecordedText.capped(row.text(at: column) ?? "", to: .name) }
     let metadata: [String: String] = [
-      "host": row.text(at: 6) ?? "", "pid": String(row.int64(at: 7)), "os": row.text(at: 12) ?? "",
-      "runtime": row.text(at: 13) ?? "", "sleeveVersion": row.text(at: 14) ?? "",
-      "sqliteVersion": row.text(at: 15) ?? "", "metadataJSON": row.text(at: 16) ?? "{}",
-      "tagsJSON": row.text(at: 17) ?? "[]", "durability": row.text(at: 18) ?? "",
+      "host": name(6), "pid": String(row.int64(at: 7)), "os": name(12), "runtime": name(13),
+      "sleeveVersion": name(14), "sqliteVersion": name(15),
+      "metadataJSON": row.text(at: 16) ?? "{}", "tagsJSON": row.text(at: 17) ?? "[]",
+      "durability": name(18),
     ]
     return SessionSummary(
-      id: id, uuid: row.text(at: 1) ?? "", name: row.text(at: 2) ?? "",
+      id: id, uuid: name(1), name: name(2),
       startedUnixNanoseconds: row.int64(at: 3), lastSeenUnixNanoseconds: row.int64(at: 4),
       liveness: liveness, writeErrors: Int(row.int64(at: 9)), failedEvents: Int(row.int64(at: 10)),
       droppedEvents: Int(row.int64(at: 11)),
