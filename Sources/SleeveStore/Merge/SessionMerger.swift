@@ -41,6 +41,8 @@ public final class SessionMerger {
 
   private let target: Connection
   private let chunk: Int64
+  /// The input being merged, for the errors that name it.
+  private var inputPath = ""
 
   /// A merger into `target` (a writable, migrated Sleeve database).
   public convenience init(target: Connection) {
@@ -60,13 +62,17 @@ public final class SessionMerger {
   ///   - progress: Called as the copy advances: after every 262,144 outcome ids of a session
   ///     and once each session is done (or skipped).
   /// - Throws: `StoreError` for an input that is not a Sleeve database or is from a newer
-  ///   Sleeve (nothing is copied from it), `StoreError.noSessionIDsLeft` when the target
+  ///   Sleeve (nothing is copied from it), `StoreError.corrupt` naming the input, the table
+  ///   and the row for a value every reader refuses (a rollout share outside 0...10,000, a
+  ///   damaged stage or flag threshold: copied as it is never, repaired never; the sessions
+  ///   before it stay copied), `StoreError.noSessionIDsLeft` when the target
   ///   cannot take another session (what was copied before stays); `SQLiteError` for I/O
   ///   failures.
   public func merge(
     path: String, includeUnterminated: Bool, progress: (Progress) -> Void = { _ in }
   ) throws -> Report {
     let input = try SleeveDatabase.openForReading(path: path)  // refuses newer, foreign files
+    inputPath = path
     let state = try Migrator.state(of: input)
     var report = Report(path: path)
     if state.applied.isEmpty { return report }  // an empty file: nothing recorded
@@ -261,6 +267,7 @@ public final class SessionMerger {
   ) throws -> Int {
     // Deferred: the input is only read, so it must not be write-locked while its recorder runs.
     try target.transaction(deferred: true) {
+      try requireReadableFlags(of: session.id)
       if let replacing { try deleteTargetSession(replacing) }
       guard let newID = try replacing ?? SessionIDs.next(in: target) else {
         throw StoreError.noSessionIDsLeft(path: target.path)
@@ -390,16 +397,19 @@ public final class SessionMerger {
 
   /// Copies a session's flag events in order, each rollout's share with it (its event gets a
   /// new id here, so the share follows the copied row, not the input's id).
+  ///
+  /// - Throws: `StoreError.corrupt` naming the input's `flag_rollouts` row for a share every
+  ///   reader refuses: it is never clamped into one that serves.
   private func copyFlagEvents(of input: Int64, to newID: Int64, withRollouts: Bool) throws {
     let read = try target.prepare(
       withRollouts
         ? """
-        SELECT e.key, e.state, e.reason, e.actor, e.at_unix_ns, e.at_ns, r.basis_points
+        SELECT e.key, e.state, e.reason, e.actor, e.at_unix_ns, e.at_ns, r.basis_points, e.id
         FROM input.flag_events e LEFT JOIN input.flag_rollouts r ON r.flag_event_id = e.id
         WHERE e.session_id = ? ORDER BY e.id
         """
         : """
-        SELECT key, state, reason, actor, at_unix_ns, at_ns, NULL FROM input.flag_events
+        SELECT key, state, reason, actor, at_unix_ns, at_ns, NULL, id FROM input.flag_events
         WHERE session_id = ? ORDER BY id
         """)
     try read.bind(input, at: 1)
@@ -409,12 +419,94 @@ public final class SessionMerger {
       VALUES (?, ?, ?, ?, ?, ?, ?)
       """)
     while try read.step() {
+      let share = try readShare(read, at: 6, event: read.int64(at: 7), key: read.text(at: 0))
       insert.reset()
       try insert.bind([.integer(newID)] + (Int32(0)..<6).map { read.value(at: $0) })
       try insert.run()
-      guard case .integer(let share) = read.value(at: 6) else { continue }
+      guard let share else { continue }
       try RolloutRecords.recordRollout(
-        event: target.lastInsertRowID, basisPoints: Int(clamping: share), connection: target)
+        event: target.lastInsertRowID, basisPoints: share, connection: target)
+    }
+  }
+
+  /// The share of the input's flag event `event` (of flag `key`) at `column`, as every reader
+  /// reads it.
+  ///
+  /// - Throws: `StoreError.corrupt` naming the input's `flag_rollouts` row for a share outside
+  ///   0...10,000 or not an integer.
+  private func readShare(_ statement: Statement, at column: Int32, event: Int64, key: String?)
+    throws -> Int?
+  {
+    try namingRow("flag_rollouts", event) {
+      try RolloutRecords.basisPoints(
+        statement, at: column, what: "flag '\(key ?? "")'", path: inputPath)
+    }
+  }
+
+  /// Checks what a reader checks of session `session`'s flag definitions and rollout stages
+  /// (and of its outcome rollout shares) in the input, before any of it is copied.
+  ///
+  /// - Throws: `StoreError.corrupt` naming the input, the table and the row of the first value
+  ///   a reader refuses (`FlagLedger.Definition(reading:…)`, `RolloutRecords.stage(…)`,
+  ///   `RolloutRecords.basisPoints(…)`): a merge never turns damage into a decision.
+  private func requireReadableFlags(of session: Int64) throws {
+    let flags = try target.prepare(
+      """
+      SELECT rowid, key, owner, max_error_rate, max_p99_ns, min_samples FROM input.flags
+      WHERE session_id = ? ORDER BY rowid
+      """)
+    try flags.bind(session, at: 1)
+    while try flags.step() {
+      _ = try namingRow("flags", flags.int64(at: 0)) {
+        try FlagLedger.Definition(
+          reading: flags, from: 2, key: flags.text(at: 1) ?? "", path: inputPath)
+      }
+    }
+    guard try inputHas("flag_rollout_stages") else { return }
+    let stages = try target.prepare(
+      """
+      SELECT rowid, key, basis_points, min_samples FROM input.flag_rollout_stages
+      WHERE session_id = ? ORDER BY key, position
+      """)
+    try stages.bind(session, at: 1)
+    var previous: (key: String, share: Int)?
+    while try stages.step() {
+      let key = stages.text(at: 1) ?? ""
+      let stage = try namingRow("flag_rollout_stages", stages.int64(at: 0)) {
+        try RolloutRecords.stage(
+          stages, at: 2, after: previous?.key == key ? previous?.share : nil,
+          what: "a stage of flag '\(key)'", path: inputPath)
+      }
+      previous = (key, stage.basisPoints)
+    }
+    guard let ids = RowID.range(of: session) else { return }
+    // Only a share a reader would refuse is read back (one range scan of the session's rows).
+    let shares = try target.prepare(
+      """
+      SELECT outcome_id, basis_points FROM input.outcome_rollouts
+      WHERE outcome_id BETWEEN ? AND ?
+        AND NOT (typeof(basis_points) = 'integer' AND basis_points BETWEEN ? AND ?)
+      ORDER BY outcome_id LIMIT 1
+      """)
+    try shares.bind(ids.lowerBound, at: 1)
+    try shares.bind(ids.upperBound, at: 2)
+    try shares.bind(RolloutRecords.shares.lowerBound, at: 3)
+    try shares.bind(RolloutRecords.shares.upperBound, at: 4)
+    if try shares.step() {
+      _ = try namingRow("outcome_rollouts", shares.int64(at: 0)) {
+        try RolloutRecords.basisPoints(shares, at: 1, what: "an outcome", path: inputPath)
+      }
+    }
+  }
+
+  /// Runs `body`, naming row `row` of the input's `table` in the damage it reports.
+  private func namingRow<Value>(_ table: String, _ row: Int64, _ body: () throws -> Value)
+    throws -> Value
+  {
+    do {
+      return try body()
+    } catch StoreError.corrupt(let path, let detail) {
+      throw StoreError.corrupt(path: path, detail: "\(table) row \(row): \(detail)")
     }
   }
 
@@ -556,20 +648,56 @@ public final class SessionMerger {
     }
   }
 
-  /// Copies command-line flag changes (no session) that the target does not have yet.
+  /// Copies command-line flag changes (no session) that the target does not have yet (same
+  /// flag, state, share, reason, actor and time), each rollout with its share.
+  ///
+  /// - Throws: `StoreError.corrupt` naming the input's `flag_rollouts` row for a share every
+  ///   reader refuses.
   private func copyCommandLineFlagChanges() throws -> Int {
-    try target.transaction(deferred: true) {
-      try target.execute(
+    let withRollouts = try inputHas("flag_rollouts")
+    return try target.transaction(deferred: true) {
+      let read = try target.prepare(
+        withRollouts
+          ? """
+          SELECT e.key, e.state, e.reason, e.actor, e.at_unix_ns, r.basis_points, e.id
+          FROM input.flag_events e LEFT JOIN input.flag_rollouts r ON r.flag_event_id = e.id
+          WHERE e.session_id IS NULL ORDER BY e.at_unix_ns, e.id
+          """
+          : """
+          SELECT key, state, reason, actor, at_unix_ns, NULL, id FROM input.flag_events
+          WHERE session_id IS NULL ORDER BY at_unix_ns, id
+          """)
+      let present = try target.prepare(
+        """
+        SELECT 1 FROM main.flag_events m LEFT JOIN main.flag_rollouts r
+          ON r.flag_event_id = m.id
+        WHERE m.session_id IS NULL AND m.key = ?1 AND m.state = ?2 AND m.reason IS ?3
+          AND m.actor IS ?4 AND m.at_unix_ns = ?5 AND r.basis_points IS ?6
+        """)
+      let insert = try target.prepare(
         """
         INSERT INTO main.flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
-        SELECT NULL, i.key, i.state, i.reason, i.actor, i.at_unix_ns, NULL
-        FROM input.flag_events i WHERE i.session_id IS NULL AND NOT EXISTS (
-          SELECT 1 FROM main.flag_events m WHERE m.session_id IS NULL AND m.key = i.key
-            AND m.state = i.state AND m.at_unix_ns = i.at_unix_ns
-            AND m.reason IS i.reason AND m.actor IS i.actor)
-        ORDER BY i.at_unix_ns, i.id
+        VALUES (NULL, ?, ?, ?, ?, ?, NULL)
         """)
-      return Int(target.changes)
+      var copied = 0
+      while try read.step() {
+        let share = try readShare(read, at: 5, event: read.int64(at: 6), key: read.text(at: 0))
+        let values = (Int32(0)..<5).map { read.value(at: $0) }
+        present.reset()
+        try present.bind(values + [share.map { .integer(Int64($0)) } ?? .null])
+        let isPresent = try present.step()
+        present.reset()
+        if isPresent { continue }
+        insert.reset()
+        try insert.bind(values)
+        try insert.run()
+        if let share {
+          try RolloutRecords.recordRollout(
+            event: target.lastInsertRowID, basisPoints: share, connection: target)
+        }
+        copied += 1
+      }
+      return copied
     }
   }
 }
