@@ -284,7 +284,7 @@ public final class SessionMerger {
         """)
       try insertSession.bind(session.id, at: 1)
       try insertSession.bind(newID, at: 2)
-      try insertSession.run()
+      try copyingRow("sessions", session.id) { try insertSession.run() }
       // A session id outside RowID.sessions owns no rows: its row alone is copied.
       guard let ids = RowID.range(of: session.id), let shift = RowID.range(of: newID)?.lowerBound
       else { return 0 }
@@ -342,10 +342,7 @@ public final class SessionMerger {
           continue
         }
         let statement = try target.prepare(sql)
-        var start = first
-        while true {
-          // Closed chunks: `end` never passes `last`, so nothing is computed past Int64.max.
-          let end = last - start < chunk ? last : start + (chunk - 1)
+        func run(_ start: Int64, _ end: Int64) throws {
           statement.reset()
           // Numbered parameters: a statement counts up to the highest number it uses.
           let values = [start, end, shift, mask, newID]
@@ -353,6 +350,17 @@ public final class SessionMerger {
             try statement.bind(values[position], at: Int32(position + 1))
           }
           try statement.run()
+        }
+        var start = first
+        while true {
+          // Closed chunks: `end` never passes `last`, so nothing is computed past Int64.max.
+          let end = last - start < chunk ? last : start + (chunk - 1)
+          try refusingBrokenRows(
+            table,
+            candidates:
+              "SELECT DISTINCT \(key) FROM input.\(table) WHERE \(key) BETWEEN ?1 AND ?2 ORDER BY \(key)",
+            [start, end], probe: { try run($0, $0) }
+          ) { try run(start, end) }
           if table == "outcomes" {
             outcomes += Int(target.changes)
             progress((Double(end) - Double(first) + 1) / (Double(last) - Double(first) + 1))
@@ -361,20 +369,36 @@ public final class SessionMerger {
           start = end + 1
         }
       }
-      for sql in [
-        """
-        INSERT INTO main.flags (session_id, key, owner, max_error_rate, max_p99_ns, min_samples)
-        SELECT ?1, key, owner, max_error_rate, max_p99_ns, min_samples
-        FROM input.flags WHERE session_id = ?2
-        """
+      for (table, sql) in [
+        (
+          "flags",
+          """
+          INSERT INTO main.flags (session_id, key, owner, max_error_rate, max_p99_ns, min_samples)
+          SELECT ?1, key, owner, max_error_rate, max_p99_ns, min_samples
+          FROM input.flags WHERE session_id = ?2
+          """
+        )
       ] + (hasRollouts ? Self.copyRolloutPlans : [])
-        + (try inputHas("session_context") ? [Self.copyContext] : [])
-        + (summarized ? [Self.copySummaryMark] : [])
+        + (try inputHas("session_context") ? [("session_context", Self.copyContext)] : [])
+        + (summarized ? [("session_summaries", Self.copySummaryMark)] : [])
       {
+        // Each statement ends with its `WHERE session_id = ?2`: the probe narrows it to a row.
         let statement = try target.prepare(sql)
-        try statement.bind(newID, at: 1)
-        try statement.bind(session.id, at: 2)
-        try statement.run()
+        let probe = try target.prepare(sql + " AND rowid = ?3")
+        try refusingBrokenRows(
+          table,
+          candidates: "SELECT rowid FROM input.\(table) WHERE session_id = ?1 ORDER BY rowid",
+          [session.id],
+          probe: { row in
+            probe.reset()
+            try probe.bind([.integer(newID), .integer(session.id), .integer(row)])
+            try probe.run()
+          }
+        ) {
+          try statement.bind(newID, at: 1)
+          try statement.bind(session.id, at: 2)
+          try statement.run()
+        }
       }
       try copyFlagEvents(of: session.id, to: newID, withRollouts: hasRollouts)
       if summarized {
@@ -420,12 +444,15 @@ public final class SessionMerger {
       """)
     while try read.step() {
       let share = try readShare(read, at: 6, event: read.int64(at: 7), key: read.text(at: 0))
+      let event = read.int64(at: 7)
       insert.reset()
       try insert.bind([.integer(newID)] + (Int32(0)..<6).map { read.value(at: $0) })
-      try insert.run()
+      try copyingRow("flag_events", event) { try insert.run() }
       guard let share else { continue }
-      try RolloutRecords.recordRollout(
-        event: target.lastInsertRowID, basisPoints: share, connection: target)
+      try copyingRow("flag_rollouts", event) {
+        try RolloutRecords.recordRollout(
+          event: target.lastInsertRowID, basisPoints: share, connection: target)
+      }
     }
   }
 
@@ -499,6 +526,53 @@ public final class SessionMerger {
     }
   }
 
+  /// Runs `copy`, a statement copying rows of the input's `table`. When a row breaks a
+  /// constraint of the target's schema (CHECK, NOT NULL, UNIQUE: an input written past its own
+  /// schema), finds the first such row by running `probe` on each row `candidates` (a query
+  /// bound to `values`) returns, alone, and refuses the input naming it: 65, never SQLite's
+  /// raw message as an I/O error. What the probes copied goes with the transaction's rollback.
+  ///
+  /// - Throws: `StoreError.corrupt` naming the input, `table`, the row and the constraint.
+  private func refusingBrokenRows(
+    _ table: String, candidates: String, _ values: [Int64], probe: (Int64) throws -> Void,
+    _ copy: () throws -> Void
+  ) throws {
+    do {
+      try copy()
+    } catch let error as SQLiteError where error.primaryCode == SQLiteError.constraint {
+      let rows = try target.prepare(candidates)
+      try rows.bind(values.map { SQLValue.integer($0) })
+      var found: [Int64] = []
+      while try rows.step() { found.append(rows.int64(at: 0)) }
+      for row in found {
+        do {
+          try probe(row)
+        } catch let broken as SQLiteError where broken.primaryCode == SQLiteError.constraint {
+          throw brokenRow(table, row: row, broken)
+        }
+      }
+      throw brokenRow(table, row: nil, error)
+    }
+  }
+
+  /// Runs `copy`, which copies row `row` of the input's `table`, refusing the input naming
+  /// that row when it breaks a constraint of the target's schema (see `refusingBrokenRows`).
+  private func copyingRow(_ table: String, _ row: Int64, _ copy: () throws -> Void) throws {
+    do {
+      try copy()
+    } catch let error as SQLiteError where error.primaryCode == SQLiteError.constraint {
+      throw brokenRow(table, row: row, error)
+    }
+  }
+
+  /// The damage of an input whose row `row` of `table` breaks the constraint `error` names.
+  private func brokenRow(_ table: String, row: Int64?, _ error: SQLiteError) -> StoreError {
+    .corrupt(
+      path: inputPath,
+      detail: (row.map { "\(table) row \($0)" } ?? "a row of \(table)")
+        + " breaks the schema: \(error.message)")
+  }
+
   /// Runs `body`, naming row `row` of the input's `table` in the damage it reports.
   private func namingRow<Value>(_ table: String, _ row: Int64, _ body: () throws -> Value)
     throws -> Value
@@ -523,19 +597,28 @@ public final class SessionMerger {
   /// Copies a session's rollout plans, stages and check severities (Migrations/0007): `?1` the
   /// target's session id, `?2` the input's.
   private static let copyRolloutPlans = [
-    """
-    INSERT INTO main.flag_rollout_plans (session_id, key, unit, salt)
-    SELECT ?1, key, unit, salt FROM input.flag_rollout_plans WHERE session_id = ?2
-    """,
-    """
-    INSERT INTO main.flag_rollout_stages (session_id, key, position, basis_points, min_samples)
-    SELECT ?1, key, position, basis_points, min_samples FROM input.flag_rollout_stages
-    WHERE session_id = ?2
-    """,
-    """
-    INSERT INTO main.flag_check_severities (session_id, key, check_name, severity)
-    SELECT ?1, key, check_name, severity FROM input.flag_check_severities WHERE session_id = ?2
-    """,
+    (
+      "flag_rollout_plans",
+      """
+      INSERT INTO main.flag_rollout_plans (session_id, key, unit, salt)
+      SELECT ?1, key, unit, salt FROM input.flag_rollout_plans WHERE session_id = ?2
+      """
+    ),
+    (
+      "flag_rollout_stages",
+      """
+      INSERT INTO main.flag_rollout_stages (session_id, key, position, basis_points, min_samples)
+      SELECT ?1, key, position, basis_points, min_samples FROM input.flag_rollout_stages
+      WHERE session_id = ?2
+      """
+    ),
+    (
+      "flag_check_severities",
+      """
+      INSERT INTO main.flag_check_severities (session_id, key, check_name, severity)
+      SELECT ?1, key, check_name, severity FROM input.flag_check_severities WHERE session_id = ?2
+      """
+    ),
   ]
 
   /// Whether the input marks session `id` summarized.
@@ -621,14 +704,30 @@ public final class SessionMerger {
   private func copyLintSuppressions() throws -> Int {
     guard try inputHas("lint_suppressions") else { return 0 }
     return try target.transaction(deferred: true) {
-      try target.execute(
-        """
-        INSERT INTO main.lint_suppressions (check_id, site, reason, actor, added_unix_ns)
-        SELECT check_id, site, reason, actor, added_unix_ns FROM input.lint_suppressions
-        WHERE true ORDER BY id
-        ON CONFLICT DO NOTHING
-        """)
-      return Int(target.changes)
+      func rows(_ filter: String) throws -> Statement {
+        try target.prepare(
+          """
+          INSERT INTO main.lint_suppressions (check_id, site, reason, actor, added_unix_ns)
+          SELECT check_id, site, reason, actor, added_unix_ns FROM input.lint_suppressions
+          WHERE \(filter) ORDER BY id
+          ON CONFLICT DO NOTHING
+          """)
+      }
+      let all = try rows("true")
+      let one = try rows("id = ?1")
+      var copied = 0
+      try refusingBrokenRows(
+        "lint_suppressions", candidates: "SELECT id FROM input.lint_suppressions ORDER BY id", [],
+        probe: { row in
+          one.reset()
+          try one.bind(row, at: 1)
+          try one.run()
+        }
+      ) {
+        try all.run()
+        copied = Int(target.changes)
+      }
+      return copied
     }
   }
 
@@ -637,14 +736,30 @@ public final class SessionMerger {
   private func copyQuarantine() throws -> Int {
     guard try inputHas("quarantine") else { return 0 }
     return try target.transaction(deferred: true) {
-      try target.execute(
-        """
-        INSERT INTO main.quarantine (control, handler, reason, actor, added_unix_ns)
-        SELECT control, handler, reason, actor, added_unix_ns FROM input.quarantine
-        WHERE true ORDER BY id
-        ON CONFLICT DO NOTHING
-        """)
-      return Int(target.changes)
+      func rows(_ filter: String) throws -> Statement {
+        try target.prepare(
+          """
+          INSERT INTO main.quarantine (control, handler, reason, actor, added_unix_ns)
+          SELECT control, handler, reason, actor, added_unix_ns FROM input.quarantine
+          WHERE \(filter) ORDER BY id
+          ON CONFLICT DO NOTHING
+          """)
+      }
+      let all = try rows("true")
+      let one = try rows("id = ?1")
+      var copied = 0
+      try refusingBrokenRows(
+        "quarantine", candidates: "SELECT id FROM input.quarantine ORDER BY id", [],
+        probe: { row in
+          one.reset()
+          try one.bind(row, at: 1)
+          try one.run()
+        }
+      ) {
+        try all.run()
+        copied = Int(target.changes)
+      }
+      return copied
     }
   }
 
@@ -688,12 +803,15 @@ public final class SessionMerger {
         let isPresent = try present.step()
         present.reset()
         if isPresent { continue }
+        let event = read.int64(at: 6)
         insert.reset()
         try insert.bind(values)
-        try insert.run()
+        try copyingRow("flag_events", event) { try insert.run() }
         if let share {
-          try RolloutRecords.recordRollout(
-            event: target.lastInsertRowID, basisPoints: share, connection: target)
+          try copyingRow("flag_rollouts", event) {
+            try RolloutRecords.recordRollout(
+              event: target.lastInsertRowID, basisPoints: share, connection: target)
+          }
         }
         copied += 1
       }
