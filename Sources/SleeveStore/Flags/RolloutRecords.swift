@@ -16,15 +16,25 @@ public enum RolloutRecords {
   /// refuse any other stored value, and so do writers (the tables' CHECK says the same).
   public static let shares: ClosedRange<Int64> = 0...10_000
 
-  /// Marks flag event `event` as a rollout serving `basisPoints`.
+  /// The statement that marks a flag event (`?1`) as a rollout serving `?2` basis points; every
+  /// writer of `flag_rollouts` uses it.
+  ///
+  /// Its event was just inserted, so a row already holding that id belongs to no event (an
+  /// orphan left by a deleted event, which no reader sees): it is replaced, never a UNIQUE
+  /// failure. A share outside ``shares`` is refused by the table's CHECK.
+  public static let insertFlagRollout = """
+    INSERT INTO flag_rollouts (flag_event_id, basis_points) VALUES (?1, ?2)
+    ON CONFLICT (flag_event_id) DO UPDATE SET basis_points = excluded.basis_points
+    """
+
+  /// Marks flag event `event` as a rollout serving `basisPoints` (``insertFlagRollout``).
   ///
   /// - Throws: `SQLiteError` (a CHECK constraint) for a share outside ``shares``: a writer
   ///   refuses what a reader refuses, it never clamps a share into one that serves.
   public static func recordRollout(event: Int64, basisPoints: Int, connection: Connection)
     throws
   {
-    let statement = try connection.prepare(
-      "INSERT INTO flag_rollouts (flag_event_id, basis_points) VALUES (?, ?)")
+    let statement = try connection.prepare(insertFlagRollout)
     try statement.bind(event, at: 1)
     try statement.bind(Int64(basisPoints), at: 2)
     try statement.run()
