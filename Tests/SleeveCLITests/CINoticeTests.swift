@@ -11,7 +11,7 @@ struct CINoticeTests {
       checks: (0..<notices).map { number in
         CICheck(
           suite: "sleeve lint", className: "C", name: "n\(number)",
-          outcome: .notice(message: "note <\(number)>"), evidence: "e1\ne2",
+          outcome: .notice(message: "note <\(number)>"), evidence: ["e1", "e2"],
           site: SourceSite(file: "M/F.swift", line: 3))
       }, markdownSummary: "")
   }

@@ -14,32 +14,32 @@ enum CIReportFixtures {
       CICheck(
         suite: "sleeve diff", className: "CheckoutView", name: "submit: error rate",
         outcome: .failed(message: "error rate 4.0% (18/450) against 1.0% (91/9,120) on main"),
-        evidence: """
-          baseline: branch=main, last 20 sessions, 9,120 outcomes
-          candidate: 1 session (run 7, attempt 1), 450 outcomes
-          method: one-sided two-proportion z-test, p = 0.0001, Holm-adjusted p = 0.0004
-          minimum effect: +1.0 point and ×1.5
-          """,
+        evidence: [
+          "baseline: branch=main, last 20 sessions, 9,120 outcomes",
+          "candidate: 1 session (run 7, attempt 1), 450 outcomes",
+          "method: one-sided two-proportion z-test, p = 0.0001, Holm-adjusted p = 0.0004",
+          "minimum effect: +1.0 point and ×1.5",
+        ],
         site: SourceSite(file: "Sources/App/CheckoutView.swift", line: 42)),
       CICheck(
         suite: "sleeve diff", className: "CheckoutView", name: "submit: new failure type",
         outcome: .failed(message: "PaymentError.declined: never seen on main"),
-        evidence: "first seen: session 41 (run 7), 3 times\nbaseline: 20 sessions, none",
+        evidence: ["first seen: session 41 (run 7), 3 times", "baseline: 20 sessions, none"],
         site: SourceSite(file: "Sources/App/CheckoutView.swift", line: 42)),
       CICheck(
         suite: "sleeve diff", className: "CartView", name: "addItem: p99 latency",
         outcome: .advisory(message: "insufficient: 12 samples, need 30"),
-        evidence: "smallest change these samples could detect at 80% power: +38 ms",
+        evidence: ["smallest change these samples could detect at 80% power: +38 ms"],
         site: SourceSite(file: "Sources/App/CartView.swift", line: nil)),
       CICheck(
         suite: "sleeve diff", className: "CartView", name: "checkout: error rate",
         outcome: .passed,
-        evidence: "error rate 0.2% (1/450) against 0.3% (27/9,120) on main: unchanged",
+        evidence: ["error rate 0.2% (1/450) against 0.3% (27/9,120) on main: unchanged"],
         site: nil),
       CICheck(
         suite: "sleeve flaky", className: "SearchField", name: "search: flaky",
         outcome: .advisory(message: "flaky: quarantined, not gating"),
-        evidence: "commit 3f2a9c1: 2 of 5 sessions failed, 3 passed\nflake rate 40%",
+        evidence: ["commit 3f2a9c1: 2 of 5 sessions failed, 3 passed", "flake rate 40%"],
         site: SourceSite(file: "Sources/App/SearchField.swift", line: 17)),
     ],
     markdownSummary: "## sleeve diff\n\n2 regressions, 1 flaky handler\n")
@@ -68,14 +68,14 @@ enum CIReportFixtures {
       checks: [
         CICheck(
           suite: "suite " + text, className: "class " + text, name: "failed " + text,
-          outcome: .failed(message: "message " + text), evidence: "evidence\n" + text + "\nend",
+          outcome: .failed(message: "message " + text), evidence: ["evidence", text, "end"],
           site: site),
         CICheck(
           suite: "suite " + text, className: "class " + text, name: "advisory " + text,
-          outcome: .advisory(message: "advisory " + text), evidence: text, site: site),
+          outcome: .advisory(message: "advisory " + text), evidence: [text], site: site),
         CICheck(
           suite: "other " + text, className: "class " + text, name: "passed " + text,
-          outcome: .passed, evidence: text + "\n" + text, site: nil),
+          outcome: .passed, evidence: [text, text], site: nil),
       ],
       markdownSummary: text)
   }

@@ -73,11 +73,10 @@ enum RunnerReading {
     }
   }
 
-  /// What the annotation should show of `text`: each line in the terminal's visible notation.
-  static func visible(_ text: String) -> String {
-    text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-      .map { TerminalText.escaped(String(String.UnicodeScalarView($0))) }
-      .joined(separator: "\n")
+  /// What the annotation should show of `lines`: each on a line of its own, in the terminal's
+  /// visible notation (a line break inside one too).
+  static func visible(_ lines: [String]) -> String {
+    lines.map(TerminalText.escaped).joined(separator: "\n")
   }
 }
 
@@ -134,8 +133,8 @@ struct GitHubWorkflowCommandsTests {
     #expect(failed.properties["file"] == TerminalText.escaped("Sources/\(text).swift"))
     #expect(failed.properties["line"] == "7")
     #expect(
-      failed.data == RunnerReading.visible("message \(text)\n\nevidence\n\(text)\nend"))
-    #expect(commands.last?.data == RunnerReading.visible("summary " + text))
+      failed.data == RunnerReading.visible(["message \(text)", "", "evidence", text, "end"]))
+    #expect(commands.last?.data == RunnerReading.visible(["summary " + text]))
     #expect(commands.last?.properties["title"] == TerminalText.escaped("title " + text))
   }
 
@@ -156,7 +155,7 @@ struct GitHubWorkflowCommandsTests {
       title: long, summary: "s",
       checks: [
         CICheck(
-          suite: "s", className: "c", name: long, outcome: .failed(message: "m"), evidence: long,
+          suite: "s", className: "c", name: long, outcome: .failed(message: "m"), evidence: [long],
           site: nil)
       ], markdownSummary: "")
     let commands = RunnerReading.lines(GitHubWorkflowCommands.annotations(report))
@@ -186,13 +185,13 @@ struct GitHubWorkflowCommandsTests {
       let checks =
         (0..<errors).map {
           CICheck(
-            suite: "s", className: "c", name: "e\($0)", outcome: .failed(message: "m"), evidence: ""
+            suite: "s", className: "c", name: "e\($0)", outcome: .failed(message: "m"), evidence: []
           )
         }
         + (0..<warnings).map {
           CICheck(
             suite: "s", className: "c", name: "w\($0)", outcome: .advisory(message: "m"),
-            evidence: "")
+            evidence: [])
         }
       return CIReport(title: "t", summary: "sum", checks: checks, markdownSummary: "")
     }
@@ -216,7 +215,7 @@ struct GitHubWorkflowCommandsTests {
         title: "t", summary: "s",
         checks: [
           CICheck(
-            suite: "s", className: "c", name: "n", outcome: .failed(message: "m"), evidence: "",
+            suite: "s", className: "c", name: "n", outcome: .failed(message: "m"), evidence: [],
             site: site)
         ],
         markdownSummary: "")

@@ -56,10 +56,12 @@ enum ValueParsers {
     return nanoseconds
   }
 
-  /// `0.05` or `5%`: a rate in 0…1.
+  /// `0.05` or `5%`: a rate in 0…1, written as every amount on the command line is
+  /// (`DecimalText.unsignedValue`: digits and a point, no sign, exponent, hex, nan or inf).
   static func rate(_ text: String) throws(ValueError) -> Double {
     let isPercent = text.hasSuffix("%")
-    guard let number = Double(isPercent ? String(text.dropLast()) : text), number.isFinite else {
+    guard let number = DecimalText.unsignedValue(isPercent ? text.dropLast() : Substring(text))
+    else {
       throw ValueError("expected a rate like 0.05 or 5%")
     }
     let value = isPercent ? number / 100 : number
@@ -89,9 +91,12 @@ enum ValueParsers {
     return share
   }
 
-  /// A whole number in `minimum...maximum`.
+  /// A whole number in `minimum...maximum`, in decimal digits only (no sign: `Int(_:)` alone
+  /// also reads `+5`).
   static func count(_ text: String, minimum: Int, maximum: Int = .max) throws(ValueError) -> Int {
-    guard let value = Int(text), value >= minimum, value <= maximum else {
+    guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+      let value = Int(text), value >= minimum, value <= maximum
+    else {
       throw ValueError(
         maximum == .max
           ? "expected a whole number of at least \(minimum)"

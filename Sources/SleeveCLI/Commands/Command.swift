@@ -41,9 +41,10 @@ struct CommandContext {
   }
 
   /// Opens the database for a query, saying on standard error when it can only be read as an
-  /// immutable snapshot (a read-only directory, file or mount).
-  func openDatabase() throws -> QueryDatabase {
-    let database = try QueryDatabase(path: databasePath)
+  /// immutable snapshot (a read-only directory, file or mount). A lock held longer than
+  /// `busyTimeout` is SQLite's busy error (exit 75).
+  func openDatabase(busyTimeout: Duration = .seconds(5)) throws -> QueryDatabase {
+    let database = try QueryDatabase(path: databasePath, busyTimeout: busyTimeout)
     if database.isImmutableSnapshot {
       var note =
         "Note: '\(TerminalText.escaped(databasePath))' cannot be locked here (read-only); reading it as an immutable "

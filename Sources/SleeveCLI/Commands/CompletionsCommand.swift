@@ -1,3 +1,4 @@
+import Foundation
 import SleeveQuery
 
 #if canImport(Glibc)
@@ -45,8 +46,9 @@ enum CompletionsCommand: Command {
 /// `sleeve __complete sessions|handlers|flags`: the recorded values the completion scripts
 /// offer, one a line. Never fails loudly and never hangs: it prints nothing (exit 0) for an
 /// unknown kind, a path that is not a regular file (a FIFO would block the open), or any error;
-/// it ends itself after `timeLimit` seconds; it prints at most `limit` values, and none that
-/// holds a control or a line break.
+/// it gives up on a locked file after half of `timeLimit` and ends itself after `timeLimit`
+/// seconds, whatever it is doing; it prints at most `limit` values, and none that holds a
+/// control or a line break.
 enum CompleteCommand: Command {
   /// The most values printed.
   static let limit = 1_000
@@ -61,9 +63,13 @@ enum CompleteCommand: Command {
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     if context.console.isStandard {
-      // A stuck read (a lock held, a slow mount) must not hang the shell: end quietly.
-      signal(SIGALRM) { _ in _exit(0) }
-      alarm(timeLimit)
+      // A stuck read (a lock held, a slow mount) must not hang the shell: end quietly. A
+      // thread of its own keeps the bound (a SIGALRM waited for a thread that does not block
+      // it, and the concurrency pool's threads block signals: it came after the busy wait).
+      Thread.detachNewThread {
+        sleep(timeLimit)
+        _exit(0)
+      }
     }
     let values = (try? self.values(of: arguments.arguments[0], context: context)) ?? []
     var seen: Set<String> = []
@@ -80,7 +86,8 @@ enum CompleteCommand: Command {
   private static func values(of kind: String, context: CommandContext) throws -> [String] {
     guard ["sessions", "handlers", "flags"].contains(kind), isRegularFile(context.databasePath)
     else { return [] }
-    let database = try context.openDatabase()
+    // A locked file is given up within half the time limit, quietly.
+    let database = try context.openDatabase(busyTimeout: .milliseconds(Int(timeLimit) * 500))
     var all = QueryFilter()
     all.session = .all
     switch kind {

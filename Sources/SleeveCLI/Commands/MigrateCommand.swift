@@ -17,7 +17,8 @@ enum MigrateCommand: Command {
       switch try DatabaseFile.inspect(path) {
       case .missing: throw QueryError.databaseNotFound(path: path)
       case .empty: state = Migrator.State.unmigrated
-      case .sqlite: state = try Migrator.state(of: Connection(path: path, mode: .readOnly))
+      case .sqlite:
+        state = try SleeveDatabase.migrationState(of: Connection(path: path, mode: .readOnly))
       }
       var lines = state.applied.map { "applied  \($0)" } + state.pending.map { "pending  \($0)" }
       lines += state.unknown.map { "unknown  \($0) (from a newer Sleeve)" }

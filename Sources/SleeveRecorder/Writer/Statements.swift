@@ -60,8 +60,7 @@ final class Statements {
       """)
     insertOutcomeRollout = try connection.prepare(
       "INSERT INTO outcome_rollouts (outcome_id, basis_points, assignment) VALUES (?, ?, ?)")
-    insertFlagRollout = try connection.prepare(
-      "INSERT INTO flag_rollouts (flag_event_id, basis_points) VALUES (?, ?)")
+    insertFlagRollout = try connection.prepare(RolloutRecords.insertFlagRollout)
     upsertFlag = try connection.prepare(
       """
       INSERT INTO flags (session_id, key, owner, max_error_rate, max_p99_ns, min_samples)

@@ -87,13 +87,22 @@ public enum DatabaseFile {
   /// - Throws: `StoreError.unreadable` when the file cannot be created (missing directory,
   ///   permissions), `StoreError.danglingLink` for a link to a missing file.
   public static func createIfMissing(_ path: String, mode: UInt32 = 0o600) throws(StoreError) {
+    let error = try create(path, mode: mode)
+    guard error == 0 else {
+      throw .unreadable(path: path, reason: "cannot create it: " + SystemError.text(error))
+    }
+  }
+
+  /// Creates `path` as `createIfMissing` does: 0 when it was created or is there, else the
+  /// `errno` of the failed creation.
+  private static func create(_ path: String, mode: UInt32) throws(StoreError) -> Int32 {
     let descriptor = open(
       path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, mode_t(mode))
     guard descriptor < 0 else {
       // The mode passed to open is reduced by the umask; the file must be exactly `mode`.
       fchmod(descriptor, mode_t(mode))
       close(descriptor)
-      return
+      return 0
     }
     let error = errno
     if error == EEXIST {
@@ -102,17 +111,18 @@ public enum DatabaseFile {
         var target = stat()
         if stat(path, &target) != 0 { throw .danglingLink(path: path) }
       }
-      return
+      return 0
     }
-    throw .unreadable(path: path, reason: "cannot create it: " + SystemError.text(error))
+    return error
   }
 
   /// Inspects `path` for a command that writes to it, creating it (0600) when missing.
   ///
-  /// A file that cannot be created (a missing directory, permissions) is left to SQLite's
-  /// open to report, as `unable to open database file`.
+  /// A directory that refuses the file (permission denied, a read-only file system) is named
+  /// so (`StoreError.unreadable`, exit 66), never as SQLite's `unable to open database file`;
+  /// a missing directory is left to SQLite's open to report.
   ///
-  /// - Throws: what `inspect` throws.
+  /// - Throws: what `inspect` throws; `StoreError.unreadable` when the directory refuses.
   public static func prepareForWriting(_ path: String, mode: UInt32 = 0o600) throws(StoreError) {
     let state = try inspect(path)
     if state == .empty {
@@ -121,11 +131,11 @@ public enum DatabaseFile {
       return
     }
     guard state == .missing else { return }
-    do {
-      try createIfMissing(path, mode: mode)
-    } catch .unreadable {
-      return
+    let error = try create(path, mode: mode)
+    if [EACCES, EPERM, EROFS].contains(error) {
+      throw .unreadable(path: path, reason: "cannot create it: " + SystemError.text(error))
     }
+    guard error == 0 else { return }
     _ = try inspect(path)
   }
 

@@ -12,30 +12,78 @@ public enum RolloutRecords {
     state == rollingOut ? "disabled" : state
   }
 
-  /// Marks flag event `event` as a rollout serving `basisPoints` (clamped to 0...10,000).
+  /// The shares a rollout can serve, in basis points: 0 (nobody) to 10,000 (everyone). Readers
+  /// refuse any other stored value, and so do writers (the tables' CHECK says the same).
+  public static let shares: ClosedRange<Int64> = 0...10_000
+
+  /// The statement that marks a flag event (`?1`) as a rollout serving `?2` basis points; every
+  /// writer of `flag_rollouts` uses it.
+  ///
+  /// Its event was just inserted, so a row already holding that id belongs to no event (an
+  /// orphan left by a deleted event, which no reader sees): it is replaced, never a UNIQUE
+  /// failure. A share outside ``shares`` is refused by the table's CHECK.
+  public static let insertFlagRollout = """
+    INSERT INTO flag_rollouts (flag_event_id, basis_points) VALUES (?1, ?2)
+    ON CONFLICT (flag_event_id) DO UPDATE SET basis_points = excluded.basis_points
+    """
+
+  /// Marks flag event `event` as a rollout serving `basisPoints` (``insertFlagRollout``).
+  ///
+  /// - Throws: `SQLiteError` (a CHECK constraint) for a share outside ``shares``: a writer
+  ///   refuses what a reader refuses, it never clamps a share into one that serves.
   public static func recordRollout(event: Int64, basisPoints: Int, connection: Connection)
     throws
   {
-    let statement = try connection.prepare(
-      "INSERT INTO flag_rollouts (flag_event_id, basis_points) VALUES (?, ?)")
+    let statement = try connection.prepare(insertFlagRollout)
     try statement.bind(event, at: 1)
-    try statement.bind(Int64(min(max(basisPoints, 0), 10_000)), at: 2)
+    try statement.bind(Int64(basisPoints), at: 2)
     try statement.run()
   }
 
   /// The share in basis points at `column`, `nil` when NULL.
   ///
   /// - Throws: `StoreError.corrupt` naming `what` for a value that is not an integer in
-  ///   0...10,000 (never read as a share that would serve anyone).
+  ///   ``shares`` (never read as a share that would serve anyone).
   public static func basisPoints(
     _ statement: Statement, at column: Int32, what: String, path: String
   ) throws(StoreError) -> Int? {
     switch statement.value(at: column) {
     case .null: return nil
-    case .integer(let value) where (0...10_000).contains(value): return Int(value)
+    case .integer(let value) where shares.contains(value): return Int(value)
     case let value:
       throw .corrupt(path: path, detail: "\(what) has the rollout share \(value.damageText)")
     }
+  }
+
+  /// The samples a stage's cohort may need: 1 to a billion.
+  public static let stageSamples: ClosedRange<Int64> = 1...1_000_000_000
+
+  /// Reads one stored stage: its share at `column` and its `min_samples` at `column + 1`,
+  /// checked as every reader checks it (a share of 1...10,000 basis points above `previous`,
+  /// the share of the stage before; samples in ``stageSamples``).
+  ///
+  /// - Throws: `StoreError.corrupt` naming `what` and the value at fault: a stage serving
+  ///   nobody (0 or NULL), samples out of range or not an integer, stages that do not rise.
+  public static func stage(
+    _ statement: Statement, at column: Int32, after previous: Int?, what: String, path: String
+  ) throws(StoreError) -> (basisPoints: Int, minSamples: Int) {
+    guard let share = try basisPoints(statement, at: column, what: what, path: path), share > 0
+    else {
+      throw .corrupt(
+        path: path,
+        detail: "\(what) has the rollout share \(statement.value(at: column).damageText) "
+          + "(a stage serves 1 to 10000 basis points)")
+    }
+    let samples = statement.value(at: column + 1)
+    guard case .integer(let minSamples) = samples, stageSamples.contains(minSamples) else {
+      throw .corrupt(path: path, detail: "\(what) has min_samples \(samples.damageText)")
+    }
+    if let previous, previous >= share {
+      throw .corrupt(
+        path: path,
+        detail: "\(what) does not rise above the stage before (\(previous) then \(share))")
+    }
+    return (share, Int(minSamples))
   }
 
   /// A definition's rollout plan and severities as recorded.
@@ -153,22 +201,10 @@ public enum RolloutRecords {
       while try stageRows.step() {
         let key = stageRows.text(at: 0) ?? ""
         guard owners[key] == session else { continue }
-        let share = try basisPoints(
-          stageRows, at: 1, what: "a stage of flag '\(key)'", path: connection.path)
-        let samples = stageRows.value(at: 2)
-        guard let share, share > 0, case .integer(let minSamples) = samples,
-          (1...1_000_000_000).contains(minSamples)
-        else {
-          throw StoreError.corrupt(
-            path: connection.path,
-            detail: "a stage of flag '\(key)' has min_samples \(samples.damageText) or no share")
-        }
-        if let last = plans[key]?.stages.last, last.basisPoints >= share {
-          throw StoreError.corrupt(
-            path: connection.path,
-            detail: "the stages of flag '\(key)' do not rise (\(last.basisPoints) then \(share))")
-        }
-        plans[key]?.stages.append((share, Int(minSamples)))
+        let stage = try Self.stage(
+          stageRows, at: 1, after: plans[key]?.stages.last?.basisPoints,
+          what: "a stage of flag '\(key)'", path: connection.path)
+        plans[key]?.stages.append(stage)
       }
       severityRows.reset()
       try severityRows.bind(session, at: 1)

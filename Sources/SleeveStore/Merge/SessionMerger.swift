@@ -62,13 +62,17 @@ public final class SessionMerger {
   ///   - progress: Called as the copy advances: after every 262,144 outcome ids of a session
   ///     and once each session is done (or skipped).
   /// - Throws: `StoreError` for an input that is not a Sleeve database or is from a newer
-  ///   Sleeve (nothing is copied from it), `StoreError.noSessionIDsLeft` when the target
+  ///   Sleeve (nothing is copied from it), `StoreError.corrupt` naming the input, the table
+  ///   and the row for a value every reader refuses (a rollout share outside 0...10,000, a
+  ///   damaged stage or flag threshold: copied as it is never, repaired never; the sessions
+  ///   before it stay copied), `StoreError.noSessionIDsLeft` when the target
   ///   cannot take another session (what was copied before stays); `SQLiteError` for I/O
   ///   failures.
   public func merge(
     path: String, includeUnterminated: Bool, progress: (Progress) -> Void = { _ in }
   ) throws -> Report {
     let input = try SleeveDatabase.openForReading(path: path)  // refuses newer, foreign files
+    inputPath = path
     let state = try Migrator.state(of: input)
     var report = Report(path: path)
     if state.applied.isEmpty { return report }  // an empty file: nothing recorded
@@ -76,7 +80,6 @@ public final class SessionMerger {
     guard state.pending.allSatisfy(SchemaMigrations.addOnlyTables.contains) else {
       throw MergeError.olderSchema(path: path)
     }
-    inputPath = path
     let attach = try target.prepare("ATTACH DATABASE ? AS input")
     try attach.bind(path, at: 1)
     try attach.run()
@@ -264,6 +267,7 @@ public final class SessionMerger {
   ) throws -> Int {
     // Deferred: the input is only read, so it must not be write-locked while its recorder runs.
     try target.transaction(deferred: true) {
+      try requireReadableFlags(of: session.id)
       if let replacing { try deleteTargetSession(replacing) }
       guard let newID = try replacing ?? SessionIDs.next(in: target) else {
         throw StoreError.noSessionIDsLeft(path: target.path)
@@ -280,7 +284,7 @@ public final class SessionMerger {
         """)
       try insertSession.bind(session.id, at: 1)
       try insertSession.bind(newID, at: 2)
-      try insertSession.run()
+      try copyingRow("sessions", session.id) { try insertSession.run() }
       // A session id outside RowID.sessions owns no rows: its row alone is copied.
       guard let ids = RowID.range(of: session.id), let shift = RowID.range(of: newID)?.lowerBound
       else { return 0 }
@@ -339,10 +343,7 @@ public final class SessionMerger {
           continue
         }
         let statement = try target.prepare(sql)
-        var start = first
-        while true {
-          // Closed chunks: `end` never passes `last`, so nothing is computed past Int64.max.
-          let end = last - start < chunk ? last : start + (chunk - 1)
+        func run(_ start: Int64, _ end: Int64) throws {
           statement.reset()
           // Numbered parameters: a statement counts up to the highest number it uses.
           let values = [start, end, shift, mask, newID]
@@ -350,6 +351,17 @@ public final class SessionMerger {
             try statement.bind(values[position], at: Int32(position + 1))
           }
           try statement.run()
+        }
+        var start = first
+        while true {
+          // Closed chunks: `end` never passes `last`, so nothing is computed past Int64.max.
+          let end = last - start < chunk ? last : start + (chunk - 1)
+          try refusingBrokenRows(
+            table,
+            candidates:
+              "SELECT DISTINCT \(key) FROM input.\(table) WHERE \(key) BETWEEN ?1 AND ?2 ORDER BY \(key)",
+            [start, end], probe: { try run($0, $0) }
+          ) { try run(start, end) }
           if table == "outcomes" {
             outcomes += Int(target.changes)
             progress((Double(end) - Double(first) + 1) / (Double(last) - Double(first) + 1))
@@ -358,21 +370,37 @@ public final class SessionMerger {
           start = end + 1
         }
       }
-      for sql in [
-        """
-        INSERT INTO main.flags (session_id, key, owner, max_error_rate, max_p99_ns, min_samples)
-        SELECT ?1, key, owner, max_error_rate, max_p99_ns, min_samples
-        FROM input.flags WHERE session_id = ?2
-        """
+      for (table, sql) in [
+        (
+          "flags",
+          """
+          INSERT INTO main.flags (session_id, key, owner, max_error_rate, max_p99_ns, min_samples)
+          SELECT ?1, key, owner, max_error_rate, max_p99_ns, min_samples
+          FROM input.flags WHERE session_id = ?2
+          """
+        )
       ] + (hasRollouts ? Self.copyRolloutPlans : [])
-        + (try inputHas("session_context") ? [Self.copyContext] : [])
-        + (summarized ? [Self.copySummaryMark] : [])
-        + (checksummed ? [Self.copySummaryChecksums] : [])
+        + (try inputHas("session_context") ? [("session_context", Self.copyContext)] : [])
+        + (summarized ? [("session_summaries", Self.copySummaryMark)] : [])
+        + (checksummed ? [("summary_checksums", Self.copySummaryChecksums)] : [])
       {
+        // Each statement ends with its `WHERE session_id = ?2`: the probe narrows it to a row.
         let statement = try target.prepare(sql)
-        try statement.bind(newID, at: 1)
-        try statement.bind(session.id, at: 2)
-        try statement.run()
+        let probe = try target.prepare(sql + " AND rowid = ?3")
+        try refusingBrokenRows(
+          table,
+          candidates: "SELECT rowid FROM input.\(table) WHERE session_id = ?1 ORDER BY rowid",
+          [session.id],
+          probe: { row in
+            probe.reset()
+            try probe.bind([.integer(newID), .integer(session.id), .integer(row)])
+            try probe.run()
+          }
+        ) {
+          try statement.bind(newID, at: 1)
+          try statement.bind(session.id, at: 2)
+          try statement.run()
+        }
       }
       try copyFlagEvents(of: session.id, to: newID, withRollouts: hasRollouts)
       if summarized {
@@ -400,16 +428,19 @@ public final class SessionMerger {
 
   /// Copies a session's flag events in order, each rollout's share with it (its event gets a
   /// new id here, so the share follows the copied row, not the input's id).
+  ///
+  /// - Throws: `StoreError.corrupt` naming the input's `flag_rollouts` row for a share every
+  ///   reader refuses: it is never clamped into one that serves.
   private func copyFlagEvents(of input: Int64, to newID: Int64, withRollouts: Bool) throws {
     let read = try target.prepare(
       withRollouts
         ? """
-        SELECT e.key, e.state, e.reason, e.actor, e.at_unix_ns, e.at_ns, r.basis_points
+        SELECT e.key, e.state, e.reason, e.actor, e.at_unix_ns, e.at_ns, r.basis_points, e.id
         FROM input.flag_events e LEFT JOIN input.flag_rollouts r ON r.flag_event_id = e.id
         WHERE e.session_id = ? ORDER BY e.id
         """
         : """
-        SELECT key, state, reason, actor, at_unix_ns, at_ns, NULL FROM input.flag_events
+        SELECT key, state, reason, actor, at_unix_ns, at_ns, NULL, id FROM input.flag_events
         WHERE session_id = ? ORDER BY id
         """)
     try read.bind(input, at: 1)
@@ -419,12 +450,144 @@ public final class SessionMerger {
       VALUES (?, ?, ?, ?, ?, ?, ?)
       """)
     while try read.step() {
+      let share = try readShare(read, at: 6, event: read.int64(at: 7), key: read.text(at: 0))
+      let event = read.int64(at: 7)
       insert.reset()
       try insert.bind([.integer(newID)] + (Int32(0)..<6).map { read.value(at: $0) })
-      try insert.run()
-      guard case .integer(let share) = read.value(at: 6) else { continue }
-      try RolloutRecords.recordRollout(
-        event: target.lastInsertRowID, basisPoints: Int(clamping: share), connection: target)
+      try copyingRow("flag_events", event) { try insert.run() }
+      guard let share else { continue }
+      try copyingRow("flag_rollouts", event) {
+        try RolloutRecords.recordRollout(
+          event: target.lastInsertRowID, basisPoints: share, connection: target)
+      }
+    }
+  }
+
+  /// The share of the input's flag event `event` (of flag `key`) at `column`, as every reader
+  /// reads it.
+  ///
+  /// - Throws: `StoreError.corrupt` naming the input's `flag_rollouts` row for a share outside
+  ///   0...10,000 or not an integer.
+  private func readShare(_ statement: Statement, at column: Int32, event: Int64, key: String?)
+    throws -> Int?
+  {
+    try namingRow("flag_rollouts", event) {
+      try RolloutRecords.basisPoints(
+        statement, at: column, what: "flag '\(key ?? "")'", path: inputPath)
+    }
+  }
+
+  /// Checks what a reader checks of session `session`'s flag definitions and rollout stages
+  /// (and of its outcome rollout shares) in the input, before any of it is copied.
+  ///
+  /// - Throws: `StoreError.corrupt` naming the input, the table and the row of the first value
+  ///   a reader refuses (`FlagLedger.Definition(reading:…)`, `RolloutRecords.stage(…)`,
+  ///   `RolloutRecords.basisPoints(…)`): a merge never turns damage into a decision.
+  private func requireReadableFlags(of session: Int64) throws {
+    let flags = try target.prepare(
+      """
+      SELECT rowid, key, owner, max_error_rate, max_p99_ns, min_samples FROM input.flags
+      WHERE session_id = ? ORDER BY rowid
+      """)
+    try flags.bind(session, at: 1)
+    while try flags.step() {
+      _ = try namingRow("flags", flags.int64(at: 0)) {
+        try FlagLedger.Definition(
+          reading: flags, from: 2, key: flags.text(at: 1) ?? "", path: inputPath)
+      }
+    }
+    guard try inputHas("flag_rollout_stages") else { return }
+    let stages = try target.prepare(
+      """
+      SELECT rowid, key, basis_points, min_samples FROM input.flag_rollout_stages
+      WHERE session_id = ? ORDER BY key, position
+      """)
+    try stages.bind(session, at: 1)
+    var previous: (key: String, share: Int)?
+    while try stages.step() {
+      let key = stages.text(at: 1) ?? ""
+      let stage = try namingRow("flag_rollout_stages", stages.int64(at: 0)) {
+        try RolloutRecords.stage(
+          stages, at: 2, after: previous?.key == key ? previous?.share : nil,
+          what: "a stage of flag '\(key)'", path: inputPath)
+      }
+      previous = (key, stage.basisPoints)
+    }
+    guard let ids = RowID.range(of: session) else { return }
+    // Only a share a reader would refuse is read back (one range scan of the session's rows).
+    let shares = try target.prepare(
+      """
+      SELECT outcome_id, basis_points FROM input.outcome_rollouts
+      WHERE outcome_id BETWEEN ? AND ?
+        AND NOT (typeof(basis_points) = 'integer' AND basis_points BETWEEN ? AND ?)
+      ORDER BY outcome_id LIMIT 1
+      """)
+    try shares.bind(ids.lowerBound, at: 1)
+    try shares.bind(ids.upperBound, at: 2)
+    try shares.bind(RolloutRecords.shares.lowerBound, at: 3)
+    try shares.bind(RolloutRecords.shares.upperBound, at: 4)
+    if try shares.step() {
+      _ = try namingRow("outcome_rollouts", shares.int64(at: 0)) {
+        try RolloutRecords.basisPoints(shares, at: 1, what: "an outcome", path: inputPath)
+      }
+    }
+  }
+
+  /// Runs `copy`, a statement copying rows of the input's `table`. When a row breaks a
+  /// constraint of the target's schema (CHECK, NOT NULL, UNIQUE: an input written past its own
+  /// schema), finds the first such row by running `probe` on each row `candidates` (a query
+  /// bound to `values`) returns, alone, and refuses the input naming it: 65, never SQLite's
+  /// raw message as an I/O error. What the probes copied goes with the transaction's rollback.
+  ///
+  /// - Throws: `StoreError.corrupt` naming the input, `table`, the row and the constraint.
+  private func refusingBrokenRows(
+    _ table: String, candidates: String, _ values: [Int64], probe: (Int64) throws -> Void,
+    _ copy: () throws -> Void
+  ) throws {
+    do {
+      try copy()
+    } catch let error as SQLiteError where error.primaryCode == SQLiteError.constraint {
+      let rows = try target.prepare(candidates)
+      try rows.bind(values.map { SQLValue.integer($0) })
+      var found: [Int64] = []
+      while try rows.step() { found.append(rows.int64(at: 0)) }
+      for row in found {
+        do {
+          try probe(row)
+        } catch let broken as SQLiteError where broken.primaryCode == SQLiteError.constraint {
+          throw brokenRow(table, row: row, broken)
+        }
+      }
+      throw brokenRow(table, row: nil, error)
+    }
+  }
+
+  /// Runs `copy`, which copies row `row` of the input's `table`, refusing the input naming
+  /// that row when it breaks a constraint of the target's schema (see `refusingBrokenRows`).
+  private func copyingRow(_ table: String, _ row: Int64, _ copy: () throws -> Void) throws {
+    do {
+      try copy()
+    } catch let error as SQLiteError where error.primaryCode == SQLiteError.constraint {
+      throw brokenRow(table, row: row, error)
+    }
+  }
+
+  /// The damage of an input whose row `row` of `table` breaks the constraint `error` names.
+  private func brokenRow(_ table: String, row: Int64?, _ error: SQLiteError) -> StoreError {
+    .corrupt(
+      path: inputPath,
+      detail: (row.map { "\(table) row \($0)" } ?? "a row of \(table)")
+        + " breaks the schema: \(error.message)")
+  }
+
+  /// Runs `body`, naming row `row` of the input's `table` in the damage it reports.
+  private func namingRow<Value>(_ table: String, _ row: Int64, _ body: () throws -> Value)
+    throws -> Value
+  {
+    do {
+      return try body()
+    } catch StoreError.corrupt(let path, let detail) {
+      throw StoreError.corrupt(path: path, detail: "\(table) row \(row): \(detail)")
     }
   }
 
@@ -441,19 +604,28 @@ public final class SessionMerger {
   /// Copies a session's rollout plans, stages and check severities (Migrations/0007): `?1` the
   /// target's session id, `?2` the input's.
   private static let copyRolloutPlans = [
-    """
-    INSERT INTO main.flag_rollout_plans (session_id, key, unit, salt)
-    SELECT ?1, key, unit, salt FROM input.flag_rollout_plans WHERE session_id = ?2
-    """,
-    """
-    INSERT INTO main.flag_rollout_stages (session_id, key, position, basis_points, min_samples)
-    SELECT ?1, key, position, basis_points, min_samples FROM input.flag_rollout_stages
-    WHERE session_id = ?2
-    """,
-    """
-    INSERT INTO main.flag_check_severities (session_id, key, check_name, severity)
-    SELECT ?1, key, check_name, severity FROM input.flag_check_severities WHERE session_id = ?2
-    """,
+    (
+      "flag_rollout_plans",
+      """
+      INSERT INTO main.flag_rollout_plans (session_id, key, unit, salt)
+      SELECT ?1, key, unit, salt FROM input.flag_rollout_plans WHERE session_id = ?2
+      """
+    ),
+    (
+      "flag_rollout_stages",
+      """
+      INSERT INTO main.flag_rollout_stages (session_id, key, position, basis_points, min_samples)
+      SELECT ?1, key, position, basis_points, min_samples FROM input.flag_rollout_stages
+      WHERE session_id = ?2
+      """
+    ),
+    (
+      "flag_check_severities",
+      """
+      INSERT INTO main.flag_check_severities (session_id, key, check_name, severity)
+      SELECT ?1, key, check_name, severity FROM input.flag_check_severities WHERE session_id = ?2
+      """
+    ),
   ]
 
   /// Whether the input marks session `id` summarized.
@@ -546,14 +718,30 @@ public final class SessionMerger {
   private func copyLintSuppressions() throws -> Int {
     guard try inputHas("lint_suppressions") else { return 0 }
     return try target.transaction(deferred: true) {
-      try target.execute(
-        """
-        INSERT INTO main.lint_suppressions (check_id, site, reason, actor, added_unix_ns)
-        SELECT check_id, site, reason, actor, added_unix_ns FROM input.lint_suppressions
-        WHERE true ORDER BY id
-        ON CONFLICT DO NOTHING
-        """)
-      return Int(target.changes)
+      func rows(_ filter: String) throws -> Statement {
+        try target.prepare(
+          """
+          INSERT INTO main.lint_suppressions (check_id, site, reason, actor, added_unix_ns)
+          SELECT check_id, site, reason, actor, added_unix_ns FROM input.lint_suppressions
+          WHERE \(filter) ORDER BY id
+          ON CONFLICT DO NOTHING
+          """)
+      }
+      let all = try rows("true")
+      let one = try rows("id = ?1")
+      var copied = 0
+      try refusingBrokenRows(
+        "lint_suppressions", candidates: "SELECT id FROM input.lint_suppressions ORDER BY id", [],
+        probe: { row in
+          one.reset()
+          try one.bind(row, at: 1)
+          try one.run()
+        }
+      ) {
+        try all.run()
+        copied = Int(target.changes)
+      }
+      return copied
     }
   }
 
@@ -562,31 +750,86 @@ public final class SessionMerger {
   private func copyQuarantine() throws -> Int {
     guard try inputHas("quarantine") else { return 0 }
     return try target.transaction(deferred: true) {
-      try target.execute(
-        """
-        INSERT INTO main.quarantine (control, handler, reason, actor, added_unix_ns)
-        SELECT control, handler, reason, actor, added_unix_ns FROM input.quarantine
-        WHERE true ORDER BY id
-        ON CONFLICT DO NOTHING
-        """)
-      return Int(target.changes)
+      func rows(_ filter: String) throws -> Statement {
+        try target.prepare(
+          """
+          INSERT INTO main.quarantine (control, handler, reason, actor, added_unix_ns)
+          SELECT control, handler, reason, actor, added_unix_ns FROM input.quarantine
+          WHERE \(filter) ORDER BY id
+          ON CONFLICT DO NOTHING
+          """)
+      }
+      let all = try rows("true")
+      let one = try rows("id = ?1")
+      var copied = 0
+      try refusingBrokenRows(
+        "quarantine", candidates: "SELECT id FROM input.quarantine ORDER BY id", [],
+        probe: { row in
+          one.reset()
+          try one.bind(row, at: 1)
+          try one.run()
+        }
+      ) {
+        try all.run()
+        copied = Int(target.changes)
+      }
+      return copied
     }
   }
 
-  /// Copies command-line flag changes (no session) that the target does not have yet.
+  /// Copies command-line flag changes (no session) that the target does not have yet (same
+  /// flag, state, share, reason, actor and time), each rollout with its share.
+  ///
+  /// - Throws: `StoreError.corrupt` naming the input's `flag_rollouts` row for a share every
+  ///   reader refuses.
   private func copyCommandLineFlagChanges() throws -> Int {
-    try target.transaction(deferred: true) {
-      try target.execute(
+    let withRollouts = try inputHas("flag_rollouts")
+    return try target.transaction(deferred: true) {
+      let read = try target.prepare(
+        withRollouts
+          ? """
+          SELECT e.key, e.state, e.reason, e.actor, e.at_unix_ns, r.basis_points, e.id
+          FROM input.flag_events e LEFT JOIN input.flag_rollouts r ON r.flag_event_id = e.id
+          WHERE e.session_id IS NULL ORDER BY e.at_unix_ns, e.id
+          """
+          : """
+          SELECT key, state, reason, actor, at_unix_ns, NULL, id FROM input.flag_events
+          WHERE session_id IS NULL ORDER BY at_unix_ns, id
+          """)
+      let present = try target.prepare(
+        """
+        SELECT 1 FROM main.flag_events m LEFT JOIN main.flag_rollouts r
+          ON r.flag_event_id = m.id
+        WHERE m.session_id IS NULL AND m.key = ?1 AND m.state = ?2 AND m.reason IS ?3
+          AND m.actor IS ?4 AND m.at_unix_ns = ?5 AND r.basis_points IS ?6
+        """)
+      let insert = try target.prepare(
         """
         INSERT INTO main.flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
-        SELECT NULL, i.key, i.state, i.reason, i.actor, i.at_unix_ns, NULL
-        FROM input.flag_events i WHERE i.session_id IS NULL AND NOT EXISTS (
-          SELECT 1 FROM main.flag_events m WHERE m.session_id IS NULL AND m.key = i.key
-            AND m.state = i.state AND m.at_unix_ns = i.at_unix_ns
-            AND m.reason IS i.reason AND m.actor IS i.actor)
-        ORDER BY i.at_unix_ns, i.id
+        VALUES (NULL, ?, ?, ?, ?, ?, NULL)
         """)
-      return Int(target.changes)
+      var copied = 0
+      while try read.step() {
+        let share = try readShare(read, at: 5, event: read.int64(at: 6), key: read.text(at: 0))
+        let values = (Int32(0)..<5).map { read.value(at: $0) }
+        present.reset()
+        try present.bind(values + [share.map { .integer(Int64($0)) } ?? .null])
+        let isPresent = try present.step()
+        present.reset()
+        if isPresent { continue }
+        let event = read.int64(at: 6)
+        insert.reset()
+        try insert.bind(values)
+        try copyingRow("flag_events", event) { try insert.run() }
+        if let share {
+          try copyingRow("flag_rollouts", event) {
+            try RolloutRecords.recordRollout(
+              event: target.lastInsertRowID, basisPoints: share, connection: target)
+          }
+        }
+        copied += 1
+      }
+      return copied
     }
   }
 }

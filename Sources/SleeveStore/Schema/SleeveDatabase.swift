@@ -82,6 +82,24 @@ public enum SleeveDatabase {
     return connection
   }
 
+  /// Where the database on `connection` stands against this binary's migrations, without
+  /// changing it, and checked as every reader checks it: a file missing a table or column its
+  /// applied migrations create (a dropped column, a renamed table, a view in place of a table)
+  /// is damaged, never listed as migrated.
+  ///
+  /// A file from a newer Sleeve is not checked (its layout is not this binary's to know): its
+  /// state says which migrations are unknown.
+  ///
+  /// - Throws: `StoreError.corrupt` naming the first missing table or column; what
+  ///   `Migrator.state(of:)` throws.
+  public static func migrationState(of connection: Connection) throws -> Migrator.State {
+    let state = try Migrator.state(of: connection)
+    guard state.unknown.isEmpty else { return state }
+    try SchemaCheck.verify(
+      connection, migrations: SchemaMigrations.all.filter { state.applied.contains($0.id) })
+    return state
+  }
+
   /// Whether `error` is SQLite failing to read a file it can open but not lock or write
   /// beside (its `-shm`): read-only, cannot-open, or permission codes.
   private static func cannotLock(_ error: SQLiteError) -> Bool {

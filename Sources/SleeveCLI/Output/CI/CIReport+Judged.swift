@@ -47,7 +47,7 @@ extension CIReport {
             numbers,
             "n \(check.n) (at least \(check.minSamples)), p \(VerdictTable.pValue(check.pValue))",
             check.detail, "method: " + check.method,
-          ].compactMap { $0 }.joined(separator: "\n"),
+          ].compactMap { $0 },
           site: check.site.map { SourceSite(recorded: $0) })
       }, markdownSummary: markdown)
   }
@@ -88,7 +88,7 @@ extension CIReport {
             "failing sessions " + finding.failingSessions.map(String.init).joined(separator: ", "),
             kinds.isEmpty ? nil : "failure kinds: " + kinds.joined(separator: ", "),
             "method: " + FlakyAnalysis.method,
-          ].compactMap { $0 }.joined(separator: "\n"),
+          ].compactMap { $0 },
           site: finding.site.map { SourceSite(recorded: $0) })
       }, markdownSummary: markdown)
   }
@@ -103,7 +103,7 @@ extension CIReport {
     return key.display
   }
 
-  private static func evidence(_ row: DiffRow, options: DiffOptions) -> String {
+  private static func evidence(_ row: DiffRow, options: DiffOptions) -> [String] {
     func side(_ name: String, _ side: DiffRow.Side) -> String {
       "\(name): n \(side.n), errors \(Formatting.percent(side.errorRate)), p50 "
         + Formatting.duration(side.percentiles.first?.nanoseconds) + ", p99 "
@@ -122,6 +122,6 @@ extension CIReport {
           + "q \(VerdictTable.pValue(test.q))")
     }
     lines.append("method: " + DiffTable.method(row, options: options))
-    return lines.joined(separator: "\n")
+    return lines
   }
 }

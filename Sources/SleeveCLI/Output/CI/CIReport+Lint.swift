@@ -36,7 +36,7 @@ extension CIReport {
     return CICheck(
       suite: "sleeve lint", className: finding.control,
       name: finding.check.id + ": " + (finding.handler ?? finding.control),
-      outcome: outcome, evidence: lines.joined(separator: "\n"),
+      outcome: outcome, evidence: lines,
       site: finding.site.map { SourceSite(recorded: $0) })
   }
 }

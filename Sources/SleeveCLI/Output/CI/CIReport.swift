@@ -1,14 +1,16 @@
 /// One judged check as CI systems show it: one JUnit `<testcase>`, and one GitHub annotation
 /// when it did not pass (or is a notice).
 ///
-/// Every field holds raw text (a recorded name as recorded, evidence as plain lines): each
-/// renderer escapes for its own format, so a field must never be escaped beforehand.
+/// Every field holds raw text (a recorded name as recorded, evidence as a list of lines): each
+/// renderer escapes for its own format, so a field must never be escaped beforehand. Lines are
+/// structure, never text: a message and each evidence line are one line each, so a line break
+/// inside one is recorded text (an error message's), which a one-line format shows escaped.
 ///
 /// ```swift
 /// CICheck(
 ///   suite: "sleeve diff", className: "CheckoutView", name: "submit: error rate",
 ///   outcome: .failed(message: "error rate 4.0% against 1.0% on main"),
-///   evidence: "baseline: 20 sessions, 9,120 outcomes\ncandidate: 1 session, 450 outcomes",
+///   evidence: ["baseline: 20 sessions, 9,120 outcomes", "candidate: 1 session, 450 outcomes"],
 ///   site: SourceSite(file: "Sources/App/CheckoutView.swift", line: 42))
 /// ```
 struct CICheck: Equatable, Sendable {
@@ -34,9 +36,9 @@ struct CICheck: Equatable, Sendable {
   var name: String
   /// How it ended.
   var outcome: Outcome
-  /// Multi-line plain text: the numbers, the method, the sessions. The JUnit failure body (or
-  /// `<system-out>`) and the GitHub annotation's message after its first line.
-  var evidence: String
+  /// The evidence, one entry a line: the numbers, the method, the sessions. The JUnit failure
+  /// body (or `<system-out>`) and the GitHub annotation's message after its first line.
+  var evidence: [String]
   /// Where the handler was registered, when known: the annotation's `file=` and `line=`.
   var site: SourceSite?
 }

@@ -6,7 +6,8 @@ import SleeveStore
 /// Each check that did not pass becomes one line, `::error` for a failure, `::warning` for an
 /// advisory check and `::notice` for a notice, with `file=` and `line=` at the handler's
 /// registration site when known and `title=` naming the check; the message is the outcome's
-/// message, a blank line, then the evidence. A `::notice` with the report's summary ends the
+/// message, a blank line, then the evidence, one annotation line each (a line break recorded
+/// inside one, an error message's, shows as the visible `\n`, never as a line of its own). A `::notice` with the report's summary ends the
 /// output. Every value is escaped by `WorkflowCommandText`, so the output holds exactly these
 /// lines and no recorded text can start another command.
 ///
@@ -58,20 +59,20 @@ enum GitHubWorkflowCommands {
       }
       let title = check.suite + ": " + check.className + " · " + check.name
       properties.append("title=" + WorkflowCommandText.property(title, limit: titleLimit))
-      let body = check.evidence.isEmpty ? message : message + "\n\n" + check.evidence
+      let body = [message] + (check.evidence.isEmpty ? [] : [""] + check.evidence)
       out +=
         "::\(command) " + properties.joined(separator: ",") + "::"
         + WorkflowCommandText.data(body, limit: messageLimit, marker: cutMarker) + "\n"
     }
-    var summary = report.summary
+    var summary = [report.summary]
     // The summary is a notice too: with the checks' notices it may pass the step's ten.
     let hidden =
       max(errors - annotationsPerKind, 0) + max(warnings - annotationsPerKind, 0)
       + max(notices + 1 - annotationsPerKind, 0)
     if hidden > 0 {
-      summary +=
-        "\nGitHub shows \(annotationsPerKind) annotations of each kind per step: "
-        + "\(hidden) more \(hidden == 1 ? "is" : "are") in this log and in the job summary."
+      summary.append(
+        "GitHub shows \(annotationsPerKind) annotations of each kind per step: "
+          + "\(hidden) more \(hidden == 1 ? "is" : "are") in this log and in the job summary.")
     }
     out +=
       "::notice title=" + WorkflowCommandText.property(report.title, limit: titleLimit) + "::"

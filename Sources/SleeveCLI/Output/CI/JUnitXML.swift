@@ -88,7 +88,7 @@ enum JUnitXML {
       if let line = site.knownLine { out += attribute("line", String(line)) }
     }
     let evidence = MarkupText.escapedKeepingLineBreaks(
-      RecordedText.capped(check.evidence, to: evidenceLimit))
+      RecordedText.capped(check.evidence.joined(separator: "\n"), to: evidenceLimit))
     switch check.outcome {
     case .passed:
       guard !evidence.isEmpty else { return out + "/>\n" }

@@ -9,8 +9,9 @@
 /// decodes `%25`, `%0D`, `%0A` (and in a property `%3A`, `%2C`) back. So:
 ///
 /// - every scalar that could act on a terminal, CR and LF included, is first shown in
-///   `TerminalText`'s visible notation (`\e`, `\r`, `\n`, `\u{202E}`, `\\`…); message data keeps
-///   its line feeds, which become `%0A` (a line break in the annotation, never in the log);
+///   `TerminalText`'s visible notation (`\e`, `\r`, `\n`, `\u{202E}`, `\\`…), a recorded line
+///   break too; message data is a list of lines, joined by `%0A` (a line break in the
+///   annotation, never in the log), so only the message's own structure breaks a line;
 /// - then `%` becomes `%25` (so no text can spell an escape), and in a property `:` and `,`
 ///   become `%3A` and `%2C` (so a title can neither end the properties nor add one).
 ///
@@ -24,12 +25,10 @@ enum WorkflowCommandText {
     encoded(cut(TerminalText.escaped(text), limit: limit, marker: marker), isProperty: true)
   }
 
-  /// Message data: each line shown as `TerminalText` shows it, the lines joined by `%0A`.
-  static func data(_ text: String, limit: Int = .max, marker: String = "…") -> String {
-    // Split on the scalar LF: a CRLF is one `Character`, which is not equal to "\n".
-    let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-    let visible = lines.map { TerminalText.escaped(String(String.UnicodeScalarView($0))) }
-      .joined(separator: "\n")
+  /// Message data: each of `lines` on one line, shown as `TerminalText` shows it (a line break
+  /// inside one is recorded text: it shows as `\n`), the lines joined by `%0A`.
+  static func data(_ lines: [String], limit: Int = .max, marker: String = "…") -> String {
+    let visible = lines.map(TerminalText.escaped).joined(separator: "\n")
     return encoded(cut(visible, limit: limit, marker: marker), isProperty: false)
   }
 

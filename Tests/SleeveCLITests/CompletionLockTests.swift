@@ -1,0 +1,32 @@
+import Foundation
+import SleeveStore
+import SleeveTestSupport
+import Testing
+
+/// The completion helper keeps README's bound on a database another process holds locked:
+/// within 2 seconds it prints nothing and exits 0 (it took the 5 s busy timeout each Tab).
+@Suite("Completion on a locked database")
+struct CompletionLockTests {
+  @Test("__complete on a database locked by another process ends quietly within its 2 s")
+  func lockedDatabaseEndsWithinTheBound() throws {
+    let source = try FixtureDatabase.standard()
+    let directory = TemporaryDirectory()
+    let locked = directory.path("locked.sqlite")
+    try source.connection.execute("VACUUM INTO '\(locked)'")  // a rollback-journal copy
+    let holder = try Connection(path: locked, mode: .readWrite, busyTimeout: .milliseconds(10))
+    try holder.execute("PRAGMA journal_mode = DELETE")
+    try holder.execute("BEGIN EXCLUSIVE")
+    defer { try? holder.execute("ROLLBACK") }
+    for kind in ["sessions", "flags"] {
+      let start = ContinuousClock.now
+      let (result, timedOut) = try ChildProcess.run(
+        ChildProcess.sleeveBinary, ["__complete", kind, "--db", locked], timeout: .seconds(20))
+      let elapsed = ContinuousClock.now - start
+      #expect(!timedOut)
+      #expect(result.status == 0)
+      #expect(result.output.isEmpty, "\(result.output)")
+      // The helper's own bound is 2 s; the rest is the process starting on a loaded machine.
+      #expect(elapsed < .milliseconds(3_500), "\(kind): \(elapsed)")
+    }
+  }
+}
