@@ -716,45 +716,28 @@ public final class SessionMerger {
   /// Copies the lint suppressions the target does not have (same check and site, the table's
   /// unique key); the target's own entry, reason and all, is kept.
   private func copyLintSuppressions() throws -> Int {
-    guard try inputHas("lint_suppressions") else { return 0 }
-    return try target.transaction(deferred: true) {
-      func rows(_ filter: String) throws -> Statement {
-        try target.prepare(
-          """
-          INSERT INTO main.lint_suppressions (check_id, site, reason, actor, added_unix_ns)
-          SELECT check_id, site, reason, actor, added_unix_ns FROM input.lint_suppressions
-          WHERE \(filter) ORDER BY id
-          ON CONFLICT DO NOTHING
-          """)
-      }
-      let all = try rows("true")
-      let one = try rows("id = ?1")
-      var copied = 0
-      try refusingBrokenRows(
-        "lint_suppressions", candidates: "SELECT id FROM input.lint_suppressions ORDER BY id", [],
-        probe: { row in
-          one.reset()
-          try one.bind(row, at: 1)
-          try one.run()
-        }
-      ) {
-        try all.run()
-        copied = Int(target.changes)
-      }
-      return copied
-    }
+    try copyMissingRows(
+      of: "lint_suppressions", columns: "check_id, site, reason, actor, added_unix_ns")
   }
 
   /// Copies the quarantine entries the target does not have (same handler and control, the
   /// table's unique key); the target's own entry, reason and all, is kept.
   private func copyQuarantine() throws -> Int {
-    guard try inputHas("quarantine") else { return 0 }
+    try copyMissingRows(of: "quarantine", columns: "control, handler, reason, actor, added_unix_ns")
+  }
+
+  /// Copies the rows of a table that belongs to no session and that the target does not have
+  /// (its unique key decides: `ON CONFLICT DO NOTHING`), in the input's id order; a row that
+  /// breaks a constraint is refused by name (``refusingBrokenRows``).
+  /// - Returns: How many rows were copied.
+  private func copyMissingRows(of table: String, columns: String) throws -> Int {
+    guard try inputHas(table) else { return 0 }
     return try target.transaction(deferred: true) {
       func rows(_ filter: String) throws -> Statement {
         try target.prepare(
           """
-          INSERT INTO main.quarantine (control, handler, reason, actor, added_unix_ns)
-          SELECT control, handler, reason, actor, added_unix_ns FROM input.quarantine
+          INSERT INTO main.\(table) (\(columns))
+          SELECT \(columns) FROM input.\(table)
           WHERE \(filter) ORDER BY id
           ON CONFLICT DO NOTHING
           """)
@@ -763,7 +746,7 @@ public final class SessionMerger {
       let one = try rows("id = ?1")
       var copied = 0
       try refusingBrokenRows(
-        "quarantine", candidates: "SELECT id FROM input.quarantine ORDER BY id", [],
+        table, candidates: "SELECT id FROM input.\(table) ORDER BY id", [],
         probe: { row in
           one.reset()
           try one.bind(row, at: 1)
