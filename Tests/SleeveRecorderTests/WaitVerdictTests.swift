@@ -115,6 +115,35 @@ struct WaitVerdictTests {
   }
 
   @Test(
+    "a strict fire whose writer does not answer even in the grace returns, and its events are counted when the writer gets to them, never written"
+  )
+  func abandonedFireIsNeverWritten() async throws {
+    let held = try await Held()
+    let hold = FirstHold()
+    var hooks = WaitSeams.Hooks()
+    hooks.attemptFailed = { hold.hold() }
+    hooks.waitAbandoned = { hold.release() }
+    held.recorder.writer.buffer.seams.set(hooks)
+    let firing = ContinuousClock.now
+    held.strictButton.sendActions(for: .touchUpInside)
+    let took = ContinuousClock.now - firing
+    // It waited its deadline and the grace (two wait timeouts), not for the writer.
+    #expect(took >= Self.waitTimeout * 2, "returned after \(took)")
+    #expect(took < Self.waitTimeout * 2 + WaitBounds.hang, "returned after \(took)")
+    let counting = ContinuousClock.now
+    while held.strict.status.failedEvents < 2, ContinuousClock.now - counting < WaitBounds.hang {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    #expect(held.strict.status.failedEvents == 2, "\(held.strict.status)")
+
+    try held.blocker.execute("COMMIT")
+    held.strictButton.sendActions(for: .touchUpInside)
+    #expect(try held.fires(of: held.strict) == 2)
+    try await held.strict.end()
+    #expect(held.strict.status.failedEvents == 2)
+  }
+
+  @Test(
     "startSession past its deadline throws with the writer's cause, and its session is never written later"
   )
   func startSessionGetsItsVerdict() async throws {

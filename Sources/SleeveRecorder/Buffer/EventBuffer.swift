@@ -12,11 +12,13 @@ import SleeveCore
 /// ends with a verdict: the writer, which reads the earliest deadline of a waiter with
 /// ``earliestDeadline()``, gives a batch it cannot write up before that deadline, so the
 /// waiter hears the verdict in time. When the deadline passes first anyway (the writer was
-/// mid-attempt, or not scheduled on a loaded machine), the waiter marks what it waits for
-/// *expired* (``mustGiveUp``): the writer never writes expired events, it gives the batch
-/// holding them up at its next check, counted as failed, and the waiter waits for that
-/// verdict, at most one more wait timeout. So a wait that timed out is final: what it waited
-/// for is counted as failed when it returns, never written after.
+/// mid-attempt, or not scheduled on a loaded machine), the waiter stays registered and waits
+/// for the verdict, at most one more wait timeout: its deadline, now past, makes the writer
+/// give up the batch it holds at its next check (counted as failed), or the attempt under way
+/// writes it. Only a waiter that leaves without a verdict (the writer did not answer even in
+/// the grace) marks what it waited for *abandoned* (``mustGiveUp``): the writer gives those
+/// events up unwritten, counted, whenever it gets to them. So a timed-out wait is final: what
+/// it waited for is written before it returns or counted as failed, never written after.
 final class EventBuffer: Sendable {
   private struct State {
     var pending = Batch()
@@ -32,9 +34,10 @@ final class EventBuffer: Sendable {
     var nextAsyncWaiter: UInt64 = 0
     /// Batches the writer gave up because a waiter's deadline (or its own) came first.
     var timedOutBatches: UInt64 = 0
-    /// The highest sequence number a waiter waited for past its deadline: every event up to it
-    /// that the writer has not finished must be given up, never written.
-    var expiredThrough: UInt64 = 0
+    /// The highest sequence number a waiter left without a verdict (past its deadline and the
+    /// grace): every event up to it that the writer has not finished is given up, never
+    /// written after the waiter returned.
+    var abandonedThrough: UInt64 = 0
     var dropped: [SessionKey: Int] = [:]
     var droppedFires: [SessionKey: FireRanges] = [:]
     /// Sessions whose last fire was kept (so a later dropped fire starts a new range).
@@ -290,8 +293,9 @@ final class EventBuffer: Sendable {
   }
 
   /// Blocks until the writer has finished every event up to `sequence` (written or failed).
-  /// At `deadline` the events are marked expired (``mustGiveUp``) and the wait goes on for the
-  /// writer's verdict, which comes at its next check, for at most one more wait timeout.
+  /// Past `deadline` the wait goes on for the writer's verdict, which comes at its next check,
+  /// for at most one more wait timeout; a waiter that leaves without one marks its events
+  /// abandoned (``mustGiveUp``).
   /// - Returns: Whether the verdict came (`false` only when the writer did not answer even in
   ///   the grace: the events are then given up when it gets to them, never written).
   @discardableResult
@@ -306,7 +310,7 @@ final class EventBuffer: Sendable {
     guard let signal else { return true }
     requestWrite()
     if signal.wait(timeout: deadline) == .success { return true }
-    expire(through: sequence)
+    deadlinePassed()
     if signal.wait(timeout: graceDeadline(after: deadline)) == .success { return true }
     // No verdict even in the grace, unless the writer finished in the meantime (it then
     // removed the waiter and signalled it: take that signal so the semaphore is balanced).
@@ -315,15 +319,16 @@ final class EventBuffer: Sendable {
         return false
       }
       state.commitWaiters.remove(at: index)
+      state.abandonedThrough = max(state.abandonedThrough, sequence)
       return true
     }
-    if !stillWaiting { signal.wait() }
+    if stillWaiting { seams.waitAbandoned() } else { signal.wait() }
     return !stillWaiting
   }
 
   /// Suspends until the writer has finished every event up to `sequence` (written or failed).
-  /// At `deadline` the events are marked expired, as for ``waitUntilFinished(_:deadline:)``,
-  /// and the wait goes on for the writer's verdict, for at most one more wait timeout.
+  /// Past `deadline` the wait goes on for the writer's verdict, as for
+  /// ``waitUntilFinished(_:deadline:)``, for at most one more wait timeout.
   /// - Returns: Whether the verdict came.
   func finished(_ sequence: UInt64, deadline: DispatchTime) async -> Bool {
     await withCheckedContinuation { continuation in
@@ -344,12 +349,12 @@ final class EventBuffer: Sendable {
     }
   }
 
-  /// At an async waiter's deadline, unless the writer already answered: marks its events
-  /// expired and gives the writer the grace to answer; past the grace, resumes it unanswered.
+  /// At an async waiter's deadline, unless the writer already answered: gives the writer the
+  /// grace to answer; past it, resumes the waiter unanswered and marks its events abandoned.
   private func expireAsyncWaiter(_ id: UInt64, sequence: UInt64, deadline: DispatchTime) {
     let waiting = state.withLock { state in state.asyncWaiters.contains { $0.id == id } }
     guard waiting else { return }
-    expire(through: sequence)
+    deadlinePassed()
     DispatchQueue.global().asyncAfter(deadline: graceDeadline(after: deadline)) {
       [weak self] in
       guard let self else { return }
@@ -357,16 +362,19 @@ final class EventBuffer: Sendable {
         guard let index = state.asyncWaiters.firstIndex(where: { $0.id == id }) else {
           return nil
         }
+        state.abandonedThrough = max(state.abandonedThrough, sequence)
         return state.asyncWaiters.remove(at: index).continuation
       }
-      unanswered?.resume(returning: false)
+      if let unanswered {
+        seams.waitAbandoned()
+        unanswered.resume(returning: false)
+      }
     }
   }
 
-  /// Marks every event up to `sequence` expired (the writer must give it up, not write it)
-  /// and wakes the writer to say so.
-  private func expire(through sequence: UInt64) {
-    state.withLock { $0.expiredThrough = max($0.expiredThrough, sequence) }
+  /// A waiter's deadline passed without a verdict: it stays registered (its past deadline
+  /// makes the writer give up the batch it holds at its next check) and wakes the writer.
+  private func deadlinePassed() {
     seams.waitExpired()
     requestWrite()
   }
@@ -376,10 +384,10 @@ final class EventBuffer: Sendable {
     deadline + waitTimeout.dispatchInterval
   }
 
-  /// Whether a waiter waited past its deadline for an event the writer has not finished: the
+  /// Whether a waiter left without a verdict on an event the writer has not finished: the
   /// writer must then give up the batch it holds (and the next, up to that event) without
   /// writing it.
-  var mustGiveUp: Bool { state.withLock { $0.expiredThrough > $0.finished } }
+  var mustGiveUp: Bool { state.withLock { $0.abandonedThrough > $0.finished } }
 
   /// The earliest deadline of a call waiting for the writer to finish events, or `nil` when
   /// none waits. The writer gives up a batch it cannot write before it. (A `block` append

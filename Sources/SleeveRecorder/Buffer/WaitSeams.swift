@@ -5,7 +5,7 @@ import SleeveCore
 ///
 /// Internal: only `@testable` tests set them. With none set, each point costs one lock and a
 /// `nil` check, and only off the hot path (after a failed attempt, a batch given up, a wait
-/// past its deadline).
+/// past its deadline, a wait abandoned).
 final class WaitSeams: Sendable {
   /// What runs at each point (each on the thread that reaches it).
   struct Hooks: Sendable {
@@ -16,6 +16,8 @@ final class WaitSeams: Sendable {
     var batchGivenUp: (@Sendable () -> Void)?
     /// A waiter, when its deadline passed without a verdict.
     var waitExpired: (@Sendable () -> Void)?
+    /// A waiter, when it left without a verdict (past its deadline and the grace after it).
+    var waitAbandoned: (@Sendable () -> Void)?
   }
 
   private let hooks = Locked(Hooks())
@@ -28,4 +30,5 @@ final class WaitSeams: Sendable {
   func attemptFailed() { hooks.withLock { $0.attemptFailed }?() }
   func batchGivenUp() { hooks.withLock { $0.batchGivenUp }?() }
   func waitExpired() { hooks.withLock { $0.waitExpired }?() }
+  func waitAbandoned() { hooks.withLock { $0.waitAbandoned }?() }
 }

@@ -179,7 +179,7 @@ final class Writer: Sendable {
   /// the next attempt could end past the deadline: ``RecorderOptions/retryTimeout`` from the
   /// first attempt, or sooner when a call waiting on the writer would time out sooner. Once
   /// the recorder is closing, at most three more attempts. Any other failure gives the batch
-  /// up at once, and so does a wait that passed its deadline on events up to this batch
+  /// up at once, and so does a waiter that left without a verdict on events up to this batch
   /// (``EventBuffer/mustGiveUp``), before any attempt: a wait that timed out is final. A batch
   /// given up is counted as failed on its sessions.
   private func write(_ batch: Batch, with batchWriter: BatchWriter, closing: Bool) -> Failure? {
@@ -192,7 +192,7 @@ final class Writer: Sendable {
     var timedOut = false
     var error: SQLiteError?
     if buffer.mustGiveUp {
-      error = Self.expiredError
+      error = Self.abandonedError
       timedOut = true
     } else {
       error = batchWriter.write(batch, dropped: buffer.droppedCount(for:))
@@ -218,12 +218,12 @@ final class Writer: Sendable {
     error.primaryCode == SQLiteError.busy || error.primaryCode == SQLiteError.locked
   }
 
-  /// Why a batch was given up without an attempt: a call waiting on it passed its deadline
+  /// Why a batch was given up without an attempt: a call waiting on it left without a verdict
   /// (SQLite's own code for a busy wait that timed out, `SQLITE_BUSY_TIMEOUT`).
-  static let expiredError = SQLiteError(
+  static let abandonedError = SQLiteError(
     code: RecorderError.timeoutCode,
-    message: "a call waiting on these events passed its wait timeout before they could be "
-      + "written; they are counted as failed")
+    message: "a call waiting on these events returned past its wait timeout before they could "
+      + "be written; they are counted as failed")
 
   static let replacedError = SQLiteError(
     code: 10,
