@@ -73,14 +73,17 @@ enum DiffTable {
     return counts.joined(separator: ", ") + " of \(diff.rows.count) \(noun)"
   }
 
-  /// `Baseline: 8 sessions (1, …, 8) on branch main at 4 commits (c01a…, …); candidate:
-  /// session 9 on branch feature at commit e1f2a3b4c5d6.`: each side's sessions, and the
-  /// branches and commits they built, as recorded (left out where none was).
+  /// `Baseline: 8 sessions (1, 2, 3, 4, 5, 6, 7, 8) on branch main at 4 commits (c01a…, …);
+  /// candidate: session 9 on branch feature at commit e1f2a3b4c5d6.`: each side's sessions
+  /// (the first 10 ids, then how many more), and the branches and commits they built, as
+  /// recorded (left out where none was).
   static func sidesLine(_ diff: BaselineDiff) -> String {
     func list(_ sessions: [SessionSummary]) -> String {
-      (sessions.count == 1
-        ? "session \(sessions[0].id)"
-        : "\(sessions.count) sessions (\(sessions.map { String($0.id) }.joined(separator: ", ")))")
+      let shown = sessions.prefix(10).map { String($0.id) }.joined(separator: ", ")
+      let more = sessions.count > 10 ? " and \(sessions.count - 10) more" : ""
+      return
+        (sessions.count == 1
+        ? "session \(sessions[0].id)" : "\(sessions.count) sessions (\(shown)\(more))")
         + built(sessions)
     }
     return "Baseline: \(list(diff.baselineSessions)); candidate: \(list(diff.candidateSessions))"

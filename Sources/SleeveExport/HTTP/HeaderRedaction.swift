@@ -10,7 +10,8 @@ import SleeveStore
 /// to echo it in: percent-encoded (`%20` or `+` for a space, hex in either case), JSON-escaped
 /// (with `\/` or `/`) and base64. Ignoring case can only redact more. So is each space-separated part of a value at least
 /// `minimumPartLength` bytes long (the token of `Bearer TOKEN`, echoed without its scheme).
-/// Every value is redacted, whatever its length. The forms are compared as `ReceiverText`
+/// Every value is redacted, whatever its length (one shorter than `minimumPartLength` only
+/// where it stands alone, not inside a word). The forms are compared as `ReceiverText`
 /// shows text (controls and runs of blanks made one space), so a value echoed with its spaces
 /// doubled or turned into tabs is found too.
 struct HeaderRedaction: Sendable, Equatable {
@@ -46,13 +47,33 @@ struct HeaderRedaction: Sendable, Equatable {
 
   private init(forms: [String]) { self.forms = forms }
 
-  /// `text` with every form replaced by `marker`.
+  /// `text` with every form replaced by `marker`. A form shorter than `minimumPartLength`
+  /// (a value such as `on` or `1`) is replaced only where it stands alone, not inside a word
+  /// or a number, so "connection refused" keeps its letters when a header's value is `on`.
   func apply(_ text: String) -> String {
     var text = text
     for form in forms where text.range(of: form, options: .caseInsensitive) != nil {
-      text = text.replacingOccurrences(of: form, with: Self.marker, options: .caseInsensitive)
+      if form.utf8.count >= Self.minimumPartLength {
+        text = text.replacingOccurrences(of: form, with: Self.marker, options: .caseInsensitive)
+      } else {
+        text = Self.replacingWhole(form, in: text)
+      }
     }
     return text
+  }
+
+  /// `text` with `form` replaced, ignoring case, where no letter or digit touches it.
+  private static func replacingWhole(_ form: String, in text: String) -> String {
+    let pattern =
+      "(?<![\\p{L}\\p{N}])" + NSRegularExpression.escapedPattern(for: form) + "(?![\\p{L}\\p{N}])"
+    guard let expression = try? NSRegularExpression(pattern: pattern, options: .caseInsensitive)
+    else {
+      // A pattern that cannot compile: redact everywhere rather than not at all.
+      return text.replacingOccurrences(of: form, with: marker, options: .caseInsensitive)
+    }
+    return expression.stringByReplacingMatches(
+      in: text, range: NSRange(text.startIndex..., in: text),
+      withTemplate: NSRegularExpression.escapedTemplate(for: marker))
   }
 
   /// `secret` as sent and as a receiver may echo it.

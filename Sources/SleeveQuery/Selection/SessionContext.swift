@@ -49,11 +49,16 @@ public struct SessionContext: Equatable, Sendable {
   }
 
   /// Reads the columns of ``columns(_:)`` starting at `first`; empty texts read as `nil`, and
-  /// test tags that are not a JSON array of strings as none.
+  /// test tags that are not a JSON array of strings as none. Each text is capped as the
+  /// recorder caps it on the way in (`RecordedText.Limit.name`), so a file written by another
+  /// tool cannot make an output line longer than a recorded one.
   init(row: Statement, at first: Int32) {
-    func text(_ offset: Int32) -> String? {
+    func raw(_ offset: Int32) -> String? {
       guard let value = row.text(at: first + offset), !value.isEmpty else { return nil }
       return value
+    }
+    func text(_ offset: Int32) -> String? {
+      raw(offset).map { RecordedText.capped($0, to: .name) }
     }
     run = RunContext(
       ciSystem: text(0).flatMap(RunContext.CISystem.init(rawValue:)), commit: text(1),
@@ -62,7 +67,7 @@ public struct SessionContext: Equatable, Sendable {
     testID = text(10)
     testName = text(11)
     testSuite = text(12)
-    testTags = text(13).map(RecordedMetadata.stringArray) ?? []
+    testTags = raw(13).map(RecordedMetadata.stringArray) ?? []
     testResult = text(14)
   }
 }
