@@ -67,7 +67,7 @@ public enum SleeveCLI {
       case .run(let name, let parsed):
         commandName = name
         guard let command = commands.first(where: { $0.spec.name == name }) else {
-          throw UsageError("Unknown subcommand '\(name)'")
+          throw ArgumentParser.unknownSubcommand(name, commands: specs)
         }
         let spec = command.spec
         let probe = CommandContext(

@@ -48,7 +48,8 @@ struct LintCommandTests {
       ),
       (
         ["unsuppress", "Handler-Accumulation", "A.swift:1"],
-        "Unknown check 'Handler-Accumulation'; expected one of \(ids)"
+        "Unknown check 'Handler-Accumulation'; expected one of \(ids); did you mean "
+          + "'handler-accumulation'?"
       ),
       (
         ["--disable", "mixed-wiring", "--disable", "bogus"],

@@ -35,7 +35,9 @@ enum ArgumentParser {
       default:
         let (name, inline) = split(argument)
         guard let option = shared.first(where: { $0.name == name && $0.value != nil }) else {
-          throw UsageError("Unknown option '\(argument)'")
+          throw UsageError(
+            "Unknown option '\(argument)'"
+              + suggestion(name, among: shared.map(\.name), quoted: { "--" + $0 }))
         }
         leading.set(
           option.name,
@@ -49,12 +51,12 @@ enum ArgumentParser {
       var topic = index + 1 < arguments.count ? arguments[index + 1] : nil
       if topic == "help" { topic = nil }  // `sleeve help help`: the overview, which explains it
       if let topic, !commands.contains(where: { $0.name == topic }) {
-        throw UsageError("Unknown subcommand '\(topic)'")
+        throw unknownSubcommand(topic, commands: commands)
       }
       return .help(command: topic)
     }
     guard let command = commands.first(where: { $0.name == name }) else {
-      throw UsageError("Unknown subcommand '\(name)'")
+      throw unknownSubcommand(name, commands: commands)
     }
     var parsed = ParsedArguments()
     for (key, values) in leading.repeated.sorted(by: { $0.key < $1.key }) {
@@ -106,7 +108,9 @@ enum ArgumentParser {
       let (name, inline) = split(argument)
       guard let option = command.option(named: name) else {
         throw UsageError(
-          "Unknown option '\(argument.split(separator: "=").first ?? "")'", command: command.name)
+          "Unknown option '\(argument.split(separator: "=").first ?? "")'"
+            + suggestion(name, among: command.options.map(\.name), quoted: { "--" + $0 }),
+          command: command.name)
       }
       if option.value == nil, inline != nil {
         throw UsageError("The flag '--\(name)' does not take a value", command: command.name)
@@ -119,6 +123,22 @@ enum ArgumentParser {
       throw UsageError("Unknown option '\(argument)'", command: command.name)
     }
     return option
+  }
+
+  /// `Unknown subcommand 'erors'. Did you mean 'errors'?` (commands meant for scripts, whose
+  /// names start with `_`, are never suggested).
+  static func unknownSubcommand(_ name: String, commands: [CommandSpec]) -> UsageError {
+    UsageError(
+      "Unknown subcommand '\(name)'"
+        + suggestion(name, among: commands.map(\.name).filter { !$0.hasPrefix("_") }))
+  }
+
+  /// `. Did you mean 'x'?` after an unknown name, or nothing.
+  private static func suggestion(
+    _ typed: String, among names: [String], quoted: (String) -> String = { $0 }
+  ) -> String {
+    let hint = Suggestion.didYouMean(typed, among: names, quoted: quoted)
+    return hint.isEmpty ? "" : "." + hint
   }
 
   private static func split(_ argument: String) -> (name: String, inline: String?) {

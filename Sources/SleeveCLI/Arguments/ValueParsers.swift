@@ -154,7 +154,7 @@ enum ValueParsers {
     throws(ValueError) -> Choice where Choice.RawValue == String
   {
     guard let value = Choice(rawValue: text) else {
-      throw ValueError("expected one of " + Choice.allCases.map(\.rawValue).joined(separator: ", "))
+      throw ValueError(Suggestion.expectedOneOf(Choice.allCases.map(\.rawValue), typed: text))
     }
     return value
   }

@@ -30,8 +30,9 @@ enum CompletionsCommand: Command {
     let name = arguments.arguments[0]
     guard let shell = Shell(rawValue: name) else {
       throw UsageError(
-        "Unknown shell '\(name)': expected one of "
-          + Shell.allCases.map(\.rawValue).joined(separator: ", "), command: spec.name)
+        "Unknown shell '\(name)': "
+          + Suggestion.expectedOneOf(Shell.allCases.map(\.rawValue), typed: name),
+        command: spec.name)
     }
     let model = CompletionModel(specs: SleeveCLI.commands.map { $0.spec })
     switch shell {

@@ -124,8 +124,9 @@ enum LintCommand: Command {
   static func check(_ text: String, option: String? = nil) throws -> LintCheck {
     guard let check = LintCheck(rawValue: text) else {
       throw UsageError(
-        "Unknown check '\(text)'\(option.map { " for '--\($0)'" } ?? ""); expected one of "
-          + LintCheck.allCases.map(\.id).joined(separator: ", "), command: spec.name)
+        "Unknown check '\(text)'\(option.map { " for '--\($0)'" } ?? ""); "
+          + Suggestion.expectedOneOf(LintCheck.allCases.map(\.id), typed: text),
+        command: spec.name)
     }
     return check
   }

@@ -65,8 +65,7 @@ struct TerminalDisplay: Sendable {
       guard let given = ColorChoice(rawValue: text) else {
         throw UsageError.invalidValue(
           text, for: options[0], in: command.name,
-          because: "expected one of "
-            + ColorChoice.allCases.map(\.rawValue).joined(separator: ", "))
+          because: Suggestion.expectedOneOf(ColorChoice.allCases.map(\.rawValue), typed: text))
       }
       choice = given
     }
