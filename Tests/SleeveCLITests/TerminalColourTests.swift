@@ -45,9 +45,10 @@ struct TerminalColourTests {
   }
 
   @Test(
-    "no colour with NO_COLOR set, --color never, in a pipe, or in json, csv or markdown",
+    "no colour with NO_COLOR set, TERM=dumb, --color never, in a pipe, or in json, csv or markdown",
     arguments: [
       ([String](), ["NO_COLOR": "1"], 200),
+      ([String](), ["TERM": "dumb"], 200),
       (["--color", "never"], [:], 200),
       ([], [:], nil),
       (["--format", "json", "--color", "always"], [:], 200),

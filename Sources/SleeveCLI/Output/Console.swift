@@ -74,8 +74,11 @@ final class Console: Sendable {
     sink = Locked(("", ""))
   }
 
-  /// Colour only on a terminal, and only when `NO_COLOR` is unset or empty (no-color.org).
-  var usesColor: Bool { outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
+  /// Colour only on a terminal, only when `NO_COLOR` is unset or empty (no-color.org), and
+  /// never on a terminal that says it has none (`TERM=dumb`, as git and ls read it).
+  var usesColor: Bool {
+    outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+  }
 
   /// Writes `text` to standard output; a failed write is kept in `outputFailure` (the
   /// command then exits 74 instead of 0).

@@ -4,7 +4,8 @@
 struct TerminalDisplay: Sendable {
   /// `--color`.
   enum ColorChoice: String, CaseIterable, Sendable {
-    /// Colour when standard output is a terminal and `NO_COLOR` is unset or empty.
+    /// Colour when standard output is a terminal, `NO_COLOR` is unset or empty and `TERM` is
+    /// not `dumb`.
     case auto
     /// Colour in the table format even into a pipe or file (for `less -R`).
     case always
@@ -45,7 +46,8 @@ struct TerminalDisplay: Sendable {
   static let options = [
     OptionSpec(
       "color", value: "when",
-      help: "Colour verdicts: auto (default: on a terminal, unless NO_COLOR), always or never.",
+      help:
+        "Colour verdicts: auto (default: on a terminal, unless NO_COLOR or TERM=dumb), always or never.",
     ),
     OptionSpec(
       "expanded", help: "One block per row (field, value), whatever the width.",
