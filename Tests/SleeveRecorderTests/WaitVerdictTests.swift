@@ -89,6 +89,17 @@ struct WaitVerdictTests {
       recorder.writer.buffer.seams.set(hooks)
     }
 
+    /// Lets go of the lock and fires the strict control once more: the fire given up before
+    /// is never written after it returned (only the first fire and this one are), and its two
+    /// events stay the only ones counted.
+    func releaseAndFireAgain(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+      try blocker.execute("COMMIT")
+      strictButton.sendActions(for: .touchUpInside)
+      #expect(try fires(of: strict) == 2, sourceLocation: sourceLocation)
+      try await strict.end()
+      #expect(strict.status.failedEvents == 2, sourceLocation: sourceLocation)
+    }
+
     /// The fires written for `session`.
     func fires(of session: RecordingSession) throws -> Int {
       try Inspector(path: path).count(
@@ -106,12 +117,7 @@ struct WaitVerdictTests {
     // Counted when sendActions returns: no polling.
     #expect(held.strict.status.failedEvents == 2, "\(held.strict.status)")
 
-    try held.blocker.execute("COMMIT")
-    held.strictButton.sendActions(for: .touchUpInside)
-    // The given-up fire is never written after its fire returned: only the first and the last.
-    #expect(try held.fires(of: held.strict) == 2)
-    try await held.strict.end()
-    #expect(held.strict.status.failedEvents == 2)
+    try await held.releaseAndFireAgain()
   }
 
   @Test(
@@ -136,11 +142,7 @@ struct WaitVerdictTests {
     }
     #expect(held.strict.status.failedEvents == 2, "\(held.strict.status)")
 
-    try held.blocker.execute("COMMIT")
-    held.strictButton.sendActions(for: .touchUpInside)
-    #expect(try held.fires(of: held.strict) == 2)
-    try await held.strict.end()
-    #expect(held.strict.status.failedEvents == 2)
+    try await held.releaseAndFireAgain()
   }
 
   @Test(
