@@ -35,7 +35,7 @@ enum CheckCommand: Command {
       handlers of the quarantine list ('sleeve quarantine'), and with --quarantine flaky
       those 'sleeve flaky' judges flaky (--quarantine none counts every handler).
       """,
-    options: [SharedOptions.db, JudgedFormat.option] + TerminalDisplay.options
+    options: [SharedOptions.db.spec, JudgedFormat.option] + TerminalDisplay.options
       + SharedOptions.filters + [
         OptionSpec(
           "max-error-rate", value: "rate", help: "Highest acceptable error rate (0.02 or 2%)."),

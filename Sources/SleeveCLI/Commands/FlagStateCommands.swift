@@ -14,7 +14,7 @@ enum FlagStateChange {
         + "error (exit 66) unless --create is given.",
       arguments: ["flag"],
       options: [
-        SharedOptions.db,
+        SharedOptions.db.spec,
         OptionSpec(
           "reason", value: "text",
           help: reasonRequired ? "Why (required)." : "Why (optional)."),
@@ -122,7 +122,7 @@ enum RolloutCommand: Command {
       """,
     arguments: ["flag"],
     options: [
-      SharedOptions.db,
+      SharedOptions.db.spec,
       OptionSpec("percent", value: "P", help: "The share served on: 0 to 100, e.g. 25 or 0.5."),
       OptionSpec("reason", value: "text", help: "Why (optional)."),
       OptionSpec("actor", value: "name", help: "Who (default: $USER)."),

@@ -24,7 +24,7 @@ enum MergeCommand: Command {
       OptionSpec(
         "include-unterminated",
         help: "Also copy sessions that have not ended (running or crashed)."),
-      SharedOptions.format,
+      SharedOptions.format.spec,
     ] + TerminalDisplay.options)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {

@@ -6,7 +6,7 @@ enum MigrateCommand: Command {
   static let spec = CommandSpec(
     name: "migrate", abstract: "Apply pending schema migrations (or show them with --status).",
     options: [
-      SharedOptions.db,
+      SharedOptions.db.spec,
       OptionSpec("status", help: "Show applied and pending migrations without changing anything."),
     ])
 

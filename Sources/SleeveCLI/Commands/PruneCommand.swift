@@ -22,7 +22,7 @@ enum PruneCommand: Command {
       shows what would go and changes nothing. Selects every session unless --session or a
       filter narrows it.
       """,
-    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll + [
+    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll.map(\.spec) + [
       OptionSpec(
         "raw-older-than", value: "age",
         help: "Prune sessions that ended before this age (30d, 12h) or date (2026-11-01)."),

@@ -18,7 +18,7 @@ enum SummarizeCommand: Command {
       summaries are all that is left of them. Upgrades a file from before summaries, as every
       writer does. Selects every session unless --session or a filter narrows it.
       """,
-    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll + [
+    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll.map(\.spec) + [
       OptionSpec(
         "rebuild", help: "Also rebuild the summaries of sessions that have them (not pruned).")
     ])
