@@ -5,7 +5,8 @@ protocol Command: Sendable {
   /// Its name, options and help.
   static var spec: CommandSpec { get }
   /// Runs it; returns the exit code. Throws `UsageError` for bad values and query, store or
-  /// recorder errors for the rest (the caller maps them to exit codes).
+  /// recorder errors for the rest, each naming its exit code (`CommandFailure`); a command that
+  /// has printed why it failed throws the `ExitCode` itself.
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode
   /// Whether `--format` takes the shared table/json/csv/markdown (a command with formats of its
   /// own parses it itself).

@@ -28,7 +28,7 @@ enum MigrateCommand: Command {
       }
       return .success
     }
-    let applied = try SleeveDatabase.migrate(path: path).applied
+    let applied = try StoreWriter(path: path).appliedMigrations
     context.console.out(
       applied.isEmpty
         ? "'\(TerminalText.escaped(path))' is up to date.\n"

@@ -35,10 +35,10 @@ enum SummarizeCommand: Command {
       )
     }
     context.warnUnowned(unowned)
-    let connection = try SleeveDatabase.openForWriting(path: context.databasePath)
+    let store = try StoreWriter(path: context.databasePath)
     let progress = ProgressLine(console: context.console)
-    let report = try SessionSummarizer.summarize(
-      sessions: sessions.map(\.id), rebuild: arguments.has("rebuild"), connection: connection
+    let report = try store.summarize(
+      sessions: sessions.map(\.id), rebuild: arguments.has("rebuild")
     ) { done in
       progress.update("Summarizing session \(done) of \(sessions.count)")
     }
