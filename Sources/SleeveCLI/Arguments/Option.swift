@@ -92,6 +92,13 @@ extension ParsedArguments {
   /// The options of `specs` that were given, in the order of `specs`.
   func given(among specs: [OptionSpec]) -> [OptionSpec] { specs.filter(isGiven) }
 
+  /// The first by name of the options of `specs` given here that `allowed` does not list (an
+  /// option an action does not take), or `nil`.
+  func firstGiven(of specs: [OptionSpec], except allowed: [OptionSpec]) -> OptionSpec? {
+    let names = Set(allowed.map(\.name))
+    return given(among: specs).filter { !names.contains($0.name) }.min { $0.name < $1.name }
+  }
+
   /// Whether `flag` was given.
   func has(_ flag: Flag) -> Bool { has(flag.spec.name) }
 

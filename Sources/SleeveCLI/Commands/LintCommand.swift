@@ -101,7 +101,7 @@ enum LintCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let words = arguments.arguments
     guard let first = words.first else {
-      if let stray = arguments.given(among: actionOnly).map(\.name).sorted().first {
+      if let stray = arguments.firstGiven(of: actionOnly, except: [])?.name {
         throw UsageError(
           "The option '--\(stray)' applies to 'lint suppress'", command: spec.name)
       }
@@ -113,10 +113,9 @@ enum LintCommand: Command {
           + Action.allCases.map(\.rawValue).joined(separator: ", ")
           + " (or none, to run the checks)", command: spec.name)
     }
-    let allowed = Set(([SharedOptions.db.spec] + (accepted[action] ?? [])).map(\.name))
-    if let stray = arguments.given(among: spec.options).map(\.name).filter({
-      !allowed.contains($0)
-    }).sorted().first {
+    if let stray = arguments.firstGiven(
+      of: spec.options, except: [SharedOptions.db.spec] + (accepted[action] ?? []))?.name
+    {
       throw UsageError(
         "The option '--\(stray)' does not apply to 'lint \(action.rawValue)'",
         command: spec.name)

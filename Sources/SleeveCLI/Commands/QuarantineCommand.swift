@@ -54,10 +54,9 @@ enum QuarantineCommand: Command {
           + Action.allCases.map(\.rawValue).joined(separator: ", "),
         command: spec.name)
     }
-    let allowed = Set(([SharedOptions.db.spec] + (accepted[action] ?? [])).map(\.name))
-    if let stray = arguments.given(among: spec.options).map(\.name).filter({
-      !allowed.contains($0)
-    }).sorted().first {
+    if let stray = arguments.firstGiven(
+      of: spec.options, except: [SharedOptions.db.spec] + (accepted[action] ?? []))?.name
+    {
       throw UsageError(
         "The option '--\(stray)' does not apply to 'quarantine \(action.rawValue)'",
         command: spec.name)
