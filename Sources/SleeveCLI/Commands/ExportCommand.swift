@@ -39,7 +39,7 @@ enum ExportCommand: Command {
       changed after part of it was delivered; 76: the receiver refused a request.
       """,
     options: [SharedOptions.db.spec, format.spec, out.spec] + pushOptions
-      + SharedOptions.filters.filter { ["session", "name", "since"].contains($0.name) })
+      + [SessionTerms.session, SessionTerms.name, SessionTerms.since].map(\.spec))
 
   /// `--format <format>`, one of ``Format``'s.
   static let format = Option<Format>(
