@@ -73,15 +73,13 @@ public enum SleeveCLI {
           console: console, databasePath: "", format: .table, command: spec)
         let format =
           command.usesSharedFormat
-          ? try probe.value("format", in: parsed) { text throws(ValueError) in
-            try ValueParsers.choice(text, of: OutputFormat.self)
-          } ?? .table : .table
+          ? try probe.value(SharedOptions.format, in: parsed) ?? .table : .table
         let path =
-          parsed["db"] ?? console.environment["SLEEVE_DB"].flatMap { $0.isEmpty ? nil : $0 }
-          ?? "sleeve.sqlite"
+          parsed.text(of: SharedOptions.db)
+          ?? console.environment["SLEEVE_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "sleeve.sqlite"
         var context = CommandContext(
           console: console, databasePath: path, format: format, command: spec)
-        if spec.option(named: "color") != nil {
+        if spec.accepts(TerminalDisplay.color.spec) {
           context.display = try TerminalDisplay.resolve(
             parsed, format: format, console: console, command: spec)
         }

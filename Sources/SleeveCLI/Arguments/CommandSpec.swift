@@ -13,6 +13,8 @@ struct CommandSpec: Sendable {
   /// Whether the positional arguments may all be left out (`sleeve lint` alone, or
   /// `sleeve lint suppress …`): given, they are all required as usual.
   let argumentsOptional: Bool
+  /// What the completion scripts offer for its positional arguments (`nil`: nothing).
+  let argumentCompletion: CompletionModel.Values?
   /// Its options, in help order (`--help` is added).
   let options: [OptionSpec]
   /// Whether the top-level help lists it (`false` for the helper the completion scripts call).
@@ -20,9 +22,11 @@ struct CommandSpec: Sendable {
 
   init(
     name: String, abstract: String, discussion: String? = nil, arguments: [String] = [],
-    repeatsLastArgument: Bool = false, argumentsOptional: Bool = false, options: [OptionSpec],
+    repeatsLastArgument: Bool = false, argumentsOptional: Bool = false,
+    completingArguments argumentCompletion: CompletionModel.Values? = nil, options: [OptionSpec],
     listedInHelp: Bool = true
   ) {
+    self.argumentCompletion = argumentCompletion
     self.listedInHelp = listedInHelp
     self.argumentsOptional = argumentsOptional
     self.repeatsLastArgument = repeatsLastArgument

@@ -62,7 +62,43 @@ struct Flag: Sendable {
   }
 }
 
+extension Option {
+  /// The value given for this option in `arguments` (the last, when repeated), parsed; `nil`
+  /// when it was not given. A value the parser refuses is a ``UsageError`` naming the option,
+  /// the value, the reason and `command`.
+  func value(in arguments: ParsedArguments, command: String) throws -> Value? {
+    guard let text = arguments.text(of: self) else { return nil }
+    return try parsed(text, command: command)
+  }
+
+  /// Every value given for this option, parsed, in order.
+  func values(in arguments: ParsedArguments, command: String) throws -> [Value] {
+    try arguments.texts(of: self).map { try parsed($0, command: command) }
+  }
+
+  private func parsed(_ text: String, command: String) throws -> Value {
+    do {
+      return try parse(text)
+    } catch {
+      throw UsageError.invalidValue(text, for: spec, in: command, because: error.reason)
+    }
+  }
+}
+
 extension ParsedArguments {
+  /// Whether the option or flag `spec` declares was given (with any value).
+  func isGiven(_ spec: OptionSpec) -> Bool { has(spec.name) || self[spec.name] != nil }
+
+  /// The options of `specs` that were given, in the order of `specs`.
+  func given(among specs: [OptionSpec]) -> [OptionSpec] { specs.filter(isGiven) }
+
+  /// The first by name of the options of `specs` given here that `allowed` does not list (an
+  /// option an action does not take), or `nil`.
+  func firstGiven(of specs: [OptionSpec], except allowed: [OptionSpec]) -> OptionSpec? {
+    let names = Set(allowed.map(\.name))
+    return given(among: specs).filter { !names.contains($0.name) }.min { $0.name < $1.name }
+  }
+
   /// Whether `flag` was given.
   func has(_ flag: Flag) -> Bool { has(flag.spec.name) }
 
@@ -77,21 +113,35 @@ extension CommandContext {
   /// The value of `option` (the last given), parsed; `nil` when it was not given. A value its
   /// parser refuses is a ``UsageError`` naming the option, the value and the reason.
   func value<Value>(_ option: Option<Value>, in arguments: ParsedArguments) throws -> Value? {
-    guard let text = arguments.text(of: option) else { return nil }
-    return try parsed(text, of: option)
+    try option.value(in: arguments, command: command.name)
   }
 
   /// Every value given for `option`, parsed, in order.
   func values<Value>(_ option: Option<Value>, in arguments: ParsedArguments) throws -> [Value] {
-    try arguments.texts(of: option).map { try parsed($0, of: option) }
+    try option.values(in: arguments, command: command.name)
   }
+}
 
-  private func parsed<Value>(_ text: String, of option: Option<Value>) throws -> Value {
+extension CommandContext {
+  /// The text of `option` read by `parse` rather than by the option's own parser: for a value
+  /// whose reading needs what only the run knows (a selection on top of the shared filter).
+  /// `nil` when it was not given; a value `parse` refuses is a ``UsageError`` as for
+  /// ``value(_:in:)-(Option<Value>,_)``.
+  func value<Value>(
+    _ option: Option<String>, in arguments: ParsedArguments,
+    _ parse: (String) throws(ValueError) -> Value
+  ) throws -> Value? {
+    guard let text = arguments.text(of: option) else { return nil }
     do {
-      return try option.parse(text)
+      return try parse(text)
     } catch {
       throw UsageError.invalidValue(
         text, for: option.spec, in: command.name, because: error.reason)
     }
   }
+}
+
+extension CommandSpec {
+  /// Whether the command lists the option `spec` declares.
+  func accepts(_ spec: OptionSpec) -> Bool { option(named: spec.name) != nil }
 }

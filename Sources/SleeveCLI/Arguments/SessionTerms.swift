@@ -18,11 +18,16 @@ enum SessionTerms {
   static let last = term(
     "last", value: "n", help: "The n most recent sessions the other filters allow.")
 
+  /// `--name <glob>`.
+  static let name = term(
+    "name", value: "glob", help: "Only sessions whose name matches (e.g. 'Checkout*').")
+  /// `--since <time>`.
+  static let since = term(
+    "since", value: "time", help: "Only sessions started since a date, time or age (2h).")
+
   /// The options, as every query command lists them.
   static let options = [
-    session,
-    term("name", value: "glob", help: "Only sessions whose name matches (e.g. 'Checkout*')."),
-    term("since", value: "time", help: "Only sessions started since a date, time or age (2h)."),
+    session, name, since,
     term(
       "commit", value: "sha", help: "Only sessions that built this commit (4+ characters of it)."),
     term("branch", value: "name", help: "Only sessions that built this branch."),

@@ -105,6 +105,19 @@ enum SharedOptions {
   /// (`TerminalDisplay.options`).
   static let common = [db.spec, format.spec] + TerminalDisplay.options
 
+  /// `--out <file>`: write to this file instead of standard output (`help` says what); its
+  /// completion offers file names.
+  static func out(help: String) -> Option<String> {
+    Option("out", value: "file", help: help, completion: .files)
+  }
+
+  /// `actor`'s value, else `$USER`: who a ledger entry names.
+  static func actor(_ actor: Option<String>, in arguments: ParsedArguments, context: CommandContext)
+    -> String?
+  {
+    arguments.text(of: actor) ?? context.console.environment["USER"]
+  }
+
   static let control = Option<String>(
     "control", value: "name", help: "Only handlers on this control.")
   static let handler = Option<String>(

@@ -13,19 +13,20 @@ enum DemoCommand: Command {
       then one on a branch with a slower, more failing handler, a new failure type and the
       visit's pitfalls, with CI context filled in: ready for diff, flaky, check and lint.
       """,
-    options: [
-      SharedOptions.db.spec,
-      OptionSpec("fires", value: "n", help: "Replayed taps, toggles and typing (default: 2000)."),
-      OptionSpec("history", help: "Record a small history of runs on main and one on a branch."),
-    ])
+    options: [SharedOptions.db.spec, fires.spec, history.spec])
+
+  /// `--fires <n>`: 1 to 100 million.
+  static let fires = Option(
+    "fires", value: "n", help: "Replayed taps, toggles and typing (default: 2000)."
+  ) { text throws(ValueError) in try ValueParsers.count(text, minimum: 1, maximum: 100_000_000) }
+  /// `--history`.
+  static let history = Flag(
+    "history", help: "Record a small history of runs on main and one on a branch.")
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-    let fires =
-      try context.value("fires", in: arguments) { text throws(ValueError) in
-        try ValueParsers.count(text, minimum: 1, maximum: 100_000_000)
-      } ?? 2_000
+    let fires = try context.value(Self.fires, in: arguments) ?? 2_000
     let console = context.console
-    if arguments.has("history") { return try await history(fires: fires, context: context) }
+    if arguments.has(Self.history) { return try await history(fires: fires, context: context) }
     let showProgress = console.errorIsTerminal && fires >= 100_000
     let summary = try await MainActor.run {
       CheckoutDemo(fires: fires) { done, total in

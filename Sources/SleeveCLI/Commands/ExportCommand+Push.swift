@@ -3,29 +3,46 @@ import SleeveQuery
 
 /// `sleeve export --endpoint URL` (or `--push`): sessions pushed over OTLP/HTTP.
 extension ExportCommand {
+  /// `--endpoint <url>`.
+  static let endpoint = Option<String>(
+    "endpoint", value: "url",
+    help: "Push to this OTLP/HTTP collector (a base URL) instead of writing.")
+  /// `--push`.
+  static let pushFlag = Flag(
+    "push", help: "Push to the collector OTEL_EXPORTER_OTLP_ENDPOINT names.")
+  /// `--timeout <duration>`: more than 0.
+  static let timeout = Option(
+    "timeout", value: "duration",
+    help: "Each attempt's deadline (default: OTEL_EXPORTER_OTLP_TIMEOUT, else 10s)."
+  ) { text throws(ValueError) in
+    let nanoseconds = try ValueParsers.duration(text)
+    guard nanoseconds > 0 else { throw ValueError("the deadline must be more than 0") }
+    return Duration.nanoseconds(nanoseconds)
+  }
+  /// `--compression gzip|none`.
+  static let compression = Option(
+    "compression", value: "mode",
+    help: "gzip or none (default: OTEL_EXPORTER_OTLP_COMPRESSION, else none)."
+  ) { text throws(ValueError) in try ValueParsers.choice(text, of: OTLPCompression.self) }
+  /// `--retry-budget <time>`.
+  static let retryBudget = Option(
+    "retry-budget", value: "time",
+    help: "How long a failed request is retried (default 60s; 0s: never)."
+  ) { text throws(ValueError) in Duration.nanoseconds(try ValueParsers.duration(text)) }
+  /// `--resend`.
+  static let resend = Flag("resend", help: "Send again what the endpoint already accepted.")
+
   /// The options of a push.
   static let pushOptions = [
-    OptionSpec(
-      "endpoint", value: "url",
-      help: "Push to this OTLP/HTTP collector (a base URL) instead of writing."),
-    OptionSpec(
-      "push", help: "Push to the collector OTEL_EXPORTER_OTLP_ENDPOINT names."),
-    OptionSpec(
-      "timeout", value: "duration",
-      help: "Each attempt's deadline (default: OTEL_EXPORTER_OTLP_TIMEOUT, else 10s)."),
-    OptionSpec(
-      "compression", value: "mode",
-      help: "gzip or none (default: OTEL_EXPORTER_OTLP_COMPRESSION, else none)."),
-    OptionSpec(
-      "retry-budget", value: "time",
-      help: "How long a failed request is retried (default 60s; 0s: never)."),
-    OptionSpec(
-      "resend", help: "Send again what the endpoint already accepted."),
+    endpoint.spec, pushFlag.spec, timeout.spec, compression.spec, retryBudget.spec, resend.spec,
   ]
+
+  /// The options only a push takes (besides `--endpoint` and `--push`, which ask for one).
+  static let pushOnlyOptions = [timeout.spec, compression.spec, retryBudget.spec, resend.spec]
 
   /// Whether the command line asks for a push.
   static func isPush(_ arguments: ParsedArguments) -> Bool {
-    arguments["endpoint"] != nil || arguments.has("push")
+    arguments.text(of: endpoint) != nil || arguments.has(pushFlag)
   }
 
   /// Pushes the selected sessions: `otlp-json` sends traces and metrics, `otlp-metrics-json`
@@ -38,25 +55,17 @@ extension ExportCommand {
         "--endpoint and --push send OTLP: use --format otlp-json (traces and metrics) or "
           + "otlp-metrics-json", command: spec.name)
     }
-    guard arguments["out"] == nil else {
+    guard arguments.text(of: out) == nil else {
       throw UsageError(
         "--out writes a file; --endpoint and --push send it: choose one",
         command: spec.name)
     }
     let signals: [OTLPSignal] = format == .otlpJSON ? [.traces, .metrics] : [.metrics]
     let flags = OTLPPushFlags(
-      endpoint: arguments["endpoint"],
-      timeout: try context.value("timeout", in: arguments) { text throws(ValueError) in
-        let nanoseconds = try ValueParsers.duration(text)
-        guard nanoseconds > 0 else { throw ValueError("the deadline must be more than 0") }
-        return Duration.nanoseconds(nanoseconds)
-      },
-      compression: try context.value("compression", in: arguments) { text throws(ValueError) in
-        try ValueParsers.choice(text, of: OTLPCompression.self)
-      },
-      retryBudget: try context.value("retry-budget", in: arguments) { text throws(ValueError) in
-        Duration.nanoseconds(try ValueParsers.duration(text))
-      })
+      endpoint: arguments.text(of: endpoint),
+      timeout: try context.value(timeout, in: arguments),
+      compression: try context.value(compression, in: arguments),
+      retryBudget: try context.value(retryBudget, in: arguments))
     let configuration = try OTLPPushConfiguration.resolve(
       flags: flags, environment: context.console.environment, signals: signals)
     let filter = try SharedOptions.filter(arguments, context: context)
@@ -65,7 +74,7 @@ extension ExportCommand {
     let pusher = OTLPPusher(
       databasePath: context.databasePath, sender: OTLPHTTPSender(configuration: configuration),
       options: OTLPPushOptions(
-        signals: Set(signals), resend: arguments.has("resend")))
+        signals: Set(signals), resend: arguments.has(resend)))
     let report = try await pusher.push(matching: filter)
     for delivery in report.deliveries {
       context.console.error(TerminalText.escaped(PushText.line(delivery)) + "\n")

@@ -38,26 +38,24 @@ enum ExportCommand: Command {
       Exit 69: an endpoint stayed unreachable (nothing more marked delivered), or a session
       changed after part of it was delivered; 76: the receiver refused a request.
       """,
-    options: [
-      SharedOptions.db.spec,
-      OptionSpec(
-        "format", value: "format",
-        help: "otlp-json, otlp-metrics-json, ndjson or csv (default: ndjson)."),
-      OptionSpec("out", value: "file", help: "Write to this file (default: standard output)."),
-    ] + pushOptions
-      + SharedOptions.filters.filter { ["session", "name", "since"].contains($0.name) })
+    options: [SharedOptions.db.spec, format.spec, out.spec] + pushOptions
+      + [SessionTerms.session, SessionTerms.name, SessionTerms.since].map(\.spec))
+
+  /// `--format <format>`, one of ``Format``'s.
+  static let format = Option<Format>(
+    "format", value: "format",
+    help: "otlp-json, otlp-metrics-json, ndjson or csv (default: ndjson).")
+  /// `--out <file>`.
+  static let out = SharedOptions.out(help: "Write to this file (default: standard output).")
 
   static var usesSharedFormat: Bool { false }
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let format =
-      try context.value("format", in: arguments) { text throws(ValueError) in
-        try ValueParsers.choice(text, of: Format.self)
-      } ?? (isPush(arguments) ? .otlpJSON : .ndjson)
+      try context.value(Self.format, in: arguments) ?? (isPush(arguments) ? .otlpJSON : .ndjson)
     if isPush(arguments) { return try await push(arguments, format: format, context: context) }
-    for name in ["timeout", "compression", "retry-budget", "resend"]
-    where arguments[name] != nil || arguments.has(name) {
-      throw UsageError("--\(name) goes with --endpoint or --push", command: spec.name)
+    if let stray = arguments.given(among: pushOnlyOptions).first {
+      throw UsageError("--\(stray.name) goes with --endpoint or --push", command: spec.name)
     }
     let filter = try SharedOptions.filter(arguments, context: context)
     let database = try context.openDatabase()
@@ -71,7 +69,7 @@ enum ExportCommand: Command {
         try database.requireRawRows(of: sessions, for: "sleeve export --format \(format.rawValue)")
       }
       let sink = try ExportSink(
-        path: arguments["out"], protecting: [context.databasePath], console: context.console)
+        path: arguments.text(of: out), protecting: [context.databasePath], console: context.console)
       var tally = ExportTally(format: format)
       // Progress on a terminal, only when the data goes to a file (not over the data itself).
       let progress = sink.path == nil ? nil : ProgressLine(console: context.console)
@@ -129,7 +127,7 @@ enum ExportCommand: Command {
         "Exported session \(current) of \(sessions.count): \(tally.outcomes) handler invocations")
       return (sessions, tally)
     }
-    if let path = arguments["out"] {
+    if let path = arguments.text(of: out) {
       context.console.error(
         TerminalText.escaped(
           "Exported \(exported.description) from "

@@ -12,16 +12,24 @@ enum FlagStateChange {
       name: name, abstract: abstract,
       discussion: "Records the change with the time, reason and actor. An unknown flag is an\n"
         + "error (exit 66) unless --create is given.",
-      arguments: ["flag"],
+      arguments: ["flag"], completingArguments: flagKeys,
       options: [
-        SharedOptions.db.spec,
-        OptionSpec(
-          "reason", value: "text",
-          help: reasonRequired ? "Why (required)." : "Why (optional)."),
-        OptionSpec("actor", value: "name", help: "Who (default: $USER)."),
-        OptionSpec("create", help: "Record it even if the flag (or the database) is new."),
+        SharedOptions.db.spec, reason(required: reasonRequired).spec, actor.spec, create.spec,
       ])
   }
+
+  /// What the flag argument completes to: the recorded flag keys.
+  static let flagKeys = CompletionModel.Values.recorded("flags", fixed: [])
+
+  /// `--reason <text>`: required by `rollback`, optional elsewhere.
+  static func reason(required: Bool) -> Option<String> {
+    Option("reason", value: "text", help: required ? "Why (required)." : "Why (optional).")
+  }
+
+  /// `--actor <name>`.
+  static let actor = Option<String>("actor", value: "name", help: "Who (default: $USER).")
+  /// `--create`.
+  static let create = Flag("create", help: "Record it even if the flag (or the database) is new.")
 
   static func run(
     state: String, reasonRequired: Bool, _ arguments: ParsedArguments, context: CommandContext,
@@ -32,12 +40,12 @@ enum FlagStateChange {
       throw UsageError(
         "The value '\(key)' is not a flag key: \(problem)", command: context.command.name)
     }
-    let reason = arguments["reason"]
+    let reason = arguments.text(of: Self.reason(required: reasonRequired))
     if reasonRequired, reason?.isEmpty != false {
       throw UsageError(
         "Missing value for '--reason <text>': say why", command: context.command.name)
     }
-    let create = arguments.has("create")
+    let create = arguments.has(Self.create)
     let path = context.databasePath
     guard try create || DatabaseFile.inspect(path) != .missing else {
       throw QueryError.databaseNotFound(path: path)
@@ -46,7 +54,7 @@ enum FlagStateChange {
     guard try create || store.knowsFlag(key) else {
       throw UnknownFlag(key: key, path: path)
     }
-    let actor = arguments["actor"] ?? context.console.environment["USER"]
+    let actor = SharedOptions.actor(Self.actor, in: arguments, context: context)
     try store.recordFlagChange(
       FlagLedger.Change(
         key: key, state: state, reason: reason, actor: actor,
@@ -125,19 +133,19 @@ enum RolloutCommand: Command {
       to on (scripts/rollout-bucket reproduces an assignment). An unknown flag is an error
       (exit 66) unless --create is given.
       """,
-    arguments: ["flag"],
+    arguments: ["flag"], completingArguments: FlagStateChange.flagKeys,
     options: [
-      SharedOptions.db.spec,
-      OptionSpec("percent", value: "P", help: "The share served on: 0 to 100, e.g. 25 or 0.5."),
-      OptionSpec("reason", value: "text", help: "Why (optional)."),
-      OptionSpec("actor", value: "name", help: "Who (default: $USER)."),
-      OptionSpec("create", help: "Record it even if the flag (or the database) is new."),
+      SharedOptions.db.spec, percent.spec, FlagStateChange.reason(required: false).spec,
+      FlagStateChange.actor.spec, FlagStateChange.create.spec,
     ])
 
+  /// `--percent <P>`.
+  static let percent = Option(
+    "percent", value: "P", help: "The share served on: 0 to 100, e.g. 25 or 0.5.",
+    parse: ValueParsers.rolloutPercent)
+
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-    guard
-      let percent = try context.value("percent", in: arguments, ValueParsers.rolloutPercent)
-    else {
+    guard let percent = try context.value(Self.percent, in: arguments) else {
       throw UsageError("Missing value for '--percent <P>'", command: spec.name)
     }
     return try FlagStateChange.run(

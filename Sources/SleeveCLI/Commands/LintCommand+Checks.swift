@@ -9,11 +9,8 @@ extension LintCommand {
     let format = try JudgedFormat.parse(arguments, context: &context)
     let filter = try SharedOptions.filter(arguments, context: context)
     let options = try lintOptions(arguments, context: context)
-    let failOn =
-      try context.value("fail-on", in: arguments) { text throws(ValueError) in
-        try ValueParsers.choice(text, of: LintSeverity.self)
-      } ?? .error
-    let out = arguments["out"]
+    let failOn = try context.value(Self.failOn, in: arguments) ?? .error
+    let out = arguments.text(of: Self.out)
     let database = try context.openDatabase()
     let report = try database.snapshot {
       let report = try LintEngine.report(database, filter: filter, options: options)
@@ -55,17 +52,13 @@ extension LintCommand {
     -> LintOptions
   {
     var options = LintOptions()
-    options.disabled = Set(try arguments.all("disable").map { try check($0, option: "disable") })
+    options.disabled = Set(
+      try arguments.texts(of: disable).map { try check($0, option: disable.spec.name) })
     options.frameBudgetNanoseconds =
-      try context.value("frame-budget", in: arguments, ValueParsers.positiveMilliseconds)
-      ?? options.frameBudgetNanoseconds
+      try context.value(frameBudget, in: arguments) ?? options.frameBudgetNanoseconds
     options.rageWindowNanoseconds =
-      try context.value("rage-window", in: arguments, ValueParsers.positiveMilliseconds)
-      ?? options.rageWindowNanoseconds
-    options.rageCount =
-      try context.value("rage-count", in: arguments) { text throws(ValueError) in
-        try ValueParsers.count(text, minimum: 2, maximum: maximumRageCount)
-      } ?? options.rageCount
+      try context.value(rageWindow, in: arguments) ?? options.rageWindowNanoseconds
+    options.rageCount = try context.value(rageCount, in: arguments) ?? options.rageCount
     return options
   }
 }

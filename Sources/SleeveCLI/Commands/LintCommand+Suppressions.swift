@@ -6,7 +6,7 @@ extension LintCommand {
   static func suppress(
     check: LintCheck, site: String, _ arguments: ParsedArguments, context: CommandContext
   ) throws -> ExitCode {
-    guard let reason = arguments["reason"],
+    guard let reason = arguments.text(of: Self.reason),
       !reason.unicodeScalars.allSatisfy(\.properties.isWhitespace)
     else {
       throw UsageError("Missing value for '--reason <text>': say why", command: spec.name)
@@ -21,7 +21,7 @@ extension LintCommand {
     let known = try LintSuppressionLedger(connection: try SleeveDatabase.openForReading(path: path))
       .knows(site: site)
     let store = try StoreWriter(path: path)
-    let actor = arguments["actor"] ?? context.console.environment["USER"]
+    let actor = SharedOptions.actor(Self.actor, in: arguments, context: context)
     let isNew = try store.suppress(
       LintSuppression(check: check.id, site: site, reason: reason, actor: actor))
     context.console.out(
@@ -67,38 +67,16 @@ extension LintCommand {
     -> ExitCode
   {
     var context = context
-    context.format =
-      try context.value("format", in: arguments) { text throws(ValueError) in
-        try ValueParsers.choice(text, of: OutputFormat.self)
-      } ?? .table
+    context.format = try context.value(SharedOptions.format, in: arguments) ?? .table
     let entries = try context.openDatabase().lintSuppressions()
-    var table = Table(columns: ["check", "site"] + LedgerEntryText.columns, freeText: [2])
-    for entry in entries {
-      table.rows.append(
-        [Table.Cell(entry.check), Table.Cell(entry.site)]
-          + LedgerEntryText.cells(
-            reason: entry.reason, actor: entry.actor,
-            addedUnixNanoseconds: entry.addedUnixNanoseconds))
-    }
-    let json = JSONValue.object([
-      (
-        "suppressions",
-        .array(
-          entries.map { entry in
-            .object(
-              [("check", .string(entry.check)), ("site", .string(entry.site))]
-                + LedgerEntryText.fields(
-                  reason: entry.reason, actor: entry.actor,
-                  addedUnixNanoseconds: entry.addedUnixNanoseconds))
-          })
-      )
-    ])
     context.print(
-      table: table, json: json,
-      header: entries.isEmpty
-        ? "Nothing is suppressed."
-        : LintReportText.plural(entries.count, "suppression")
-          + ": lint lists the findings they cover apart and never fails on them.")
+      AnswerView(
+        header: [
+          entries.isEmpty
+            ? "Nothing is suppressed."
+            : LintReportText.plural(entries.count, "suppression")
+              + ": lint lists the findings they cover apart and never fails on them."
+        ], fields: [], rowsKey: "suppressions", columns: LintSuppression.columns, rows: entries))
     return .success
   }
 }

@@ -36,23 +36,43 @@ enum LintCommand: Command {
       database, session or suppression not found; 74 I/O error.
       """,
     arguments: ["action"], repeatsLastArgument: true, argumentsOptional: true,
+    completingArguments: .choices(Action.allCases.map(\.rawValue)),
     options: [SharedOptions.db.spec, JudgedFormat.option] + TerminalDisplay.options
       + SharedOptions.filters + [
-        OptionSpec("disable", value: "check", help: "Skip this check (repeatable)."),
-        OptionSpec(
-          "fail-on", value: "severity",
-          help: "Exit 1 on an active finding this serious or more: error (default), warning, note."),
-        OptionSpec(
-          "frame-budget", value: "ms",
-          help: "A synchronous handler stalls above this at p99 or max (default 16.7)."),
-        OptionSpec(
-          "rage-count", value: "n", help: "A rage burst is at least n interactions (default 3)..."),
-        OptionSpec(
-          "rage-window", value: "ms", help: "... on one control within this time (default 1000)."),
-        OptionSpec("out", value: "file", help: "Write the output to a file instead of stdout."),
-        OptionSpec("reason", value: "text", help: "suppress: why (required)."),
-        OptionSpec("actor", value: "name", help: "suppress: who (default: $USER)."),
+        disable.spec, failOn.spec, frameBudget.spec, rageCount.spec, rageWindow.spec, out.spec,
+        reason.spec, actor.spec,
       ])
+
+  /// `--disable <check>`, repeatable; its completion offers the checks' ids.
+  static let disable = Option<String>(
+    "disable", value: "check", help: "Skip this check (repeatable).",
+    completion: .choices(LintCheck.allCases.map(\.id)))
+  /// `--fail-on <severity>`.
+  static let failOn = Option<LintSeverity>(
+    "fail-on", value: "severity",
+    help: "Exit 1 on an active finding this serious or more: error (default), warning, note.")
+  /// `--frame-budget <ms>`.
+  static let frameBudget = Option(
+    "frame-budget", value: "ms",
+    help: "A synchronous handler stalls above this at p99 or max (default 16.7).",
+    parse: ValueParsers.positiveMilliseconds)
+  /// `--rage-count <n>`.
+  static let rageCount = Option(
+    "rage-count", value: "n", help: "A rage burst is at least n interactions (default 3)..."
+  ) { text throws(ValueError) in
+    try ValueParsers.count(text, minimum: 2, maximum: maximumRageCount)
+  }
+  /// `--rage-window <ms>`.
+  static let rageWindow = Option(
+    "rage-window", value: "ms", help: "... on one control within this time (default 1000).",
+    parse: ValueParsers.positiveMilliseconds)
+  /// `--out <file>`.
+  static let out = SharedOptions.out(help: "Write the output to a file instead of stdout.")
+  /// `--reason <text>`.
+  static let reason = Option<String>("reason", value: "text", help: "suppress: why (required).")
+  /// `--actor <name>`.
+  static let actor = Option<String>(
+    "actor", value: "name", help: "suppress: who (default: $USER).")
 
   /// The checks, one line each, as the help lists them.
   private static var checkList: String {
@@ -69,20 +89,19 @@ enum LintCommand: Command {
   static var usesSharedFormat: Bool { false }
 
   /// The options each action takes, besides `--db` and `--help`.
-  private static let accepted: [Action: Set<String>] = [
-    .suppress: ["reason", "actor"],
+  private static let accepted: [Action: [OptionSpec]] = [
+    .suppress: [reason.spec, actor.spec],
     .unsuppress: [],
-    .suppressions: Set(["format"] + TerminalDisplay.options.map(\.name)),
+    .suppressions: [JudgedFormat.option] + TerminalDisplay.options,
   ]
 
   /// The options only the actions take.
-  private static let actionOnly: Set<String> = ["reason", "actor"]
+  private static let actionOnly = [reason.spec, actor.spec]
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let words = arguments.arguments
-    let given = Set(arguments.values.keys).union(arguments.flags).subtracting(["db"])
     guard let first = words.first else {
-      if let stray = given.intersection(actionOnly).sorted().first {
+      if let stray = arguments.firstGiven(of: actionOnly, except: [])?.name {
         throw UsageError(
           "The option '--\(stray)' applies to 'lint suppress'", command: spec.name)
       }
@@ -94,7 +113,9 @@ enum LintCommand: Command {
           + Action.allCases.map(\.rawValue).joined(separator: ", ")
           + " (or none, to run the checks)", command: spec.name)
     }
-    if let stray = given.subtracting(accepted[action] ?? []).sorted().first {
+    if let stray = arguments.firstGiven(
+      of: spec.options, except: [SharedOptions.db.spec] + (accepted[action] ?? []))?.name
+    {
       throw UsageError(
         "The option '--\(stray)' does not apply to 'lint \(action.rawValue)'",
         command: spec.name)

@@ -19,18 +19,17 @@ enum MergeCommand: Command {
       a session copied before it ended is copied again in full (refreshed) by a later merge.
       A newer input is refused (exit 65); inputs before it are kept.
       """,
-    arguments: ["out", "input"], repeatsLastArgument: true,
-    options: [
-      OptionSpec(
-        "include-unterminated",
-        help: "Also copy sessions that have not ended (running or crashed)."),
-      SharedOptions.format.spec,
-    ] + TerminalDisplay.options)
+    arguments: ["out", "input"], repeatsLastArgument: true, completingArguments: .files,
+    options: [includeUnterminated.spec, SharedOptions.format.spec] + TerminalDisplay.options)
+
+  /// `--include-unterminated`.
+  static let includeUnterminated = Flag(
+    "include-unterminated", help: "Also copy sessions that have not ended (running or crashed).")
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let out = arguments.arguments[0]
     let inputs = Array(arguments.arguments.dropFirst())
-    let includeUnterminated = arguments.has("include-unterminated")
+    let includeUnterminated = arguments.has(Self.includeUnterminated)
     let console = context.console
     // Every input is checked before the output is created or written.
     for input in inputs { try requireReadable(input) }
@@ -81,36 +80,9 @@ enum MergeCommand: Command {
   private static func printReports(
     _ reports: [SessionMerger.Report], out: String, context: CommandContext
   ) {
-    var table = Table(
-      columns: [
-        "input", "copied", "refreshed", "already_present", "not_ended", "outcomes", "flag_changes",
-      ], numeric: [1, 2, 3, 4, 5, 6])
-    for report in reports {
-      table.rows.append([
-        Table.Cell(report.path), Table.Cell(String(report.copied.count)),
-        Table.Cell(String(report.refreshed.count)), Table.Cell(String(report.alreadyPresent)),
-        Table.Cell(String(report.notEnded)),
-        Table.Cell(String(report.outcomes)), Table.Cell(String(report.flagChanges)),
-      ])
-    }
-    let json = JSONValue.object([
-      ("out", .string(out)),
-      (
-        "inputs",
-        .array(
-          reports.map { report in
-            .object([
-              ("path", .string(report.path)),
-              ("copied", .array(report.copied.map { .string($0) })),
-              ("refreshed", .array(report.refreshed.map { .string($0) })),
-              ("alreadyPresent", .int(Int64(report.alreadyPresent))),
-              ("notEnded", .int(Int64(report.notEnded))),
-              ("outcomes", .int(Int64(report.outcomes))),
-              ("flagChanges", .int(Int64(report.flagChanges))),
-            ])
-          })
-      ),
-    ])
-    context.print(table: table, json: json)
+    context.print(
+      AnswerView(
+        header: [], fields: [("out", .string(out))], rowsKey: "inputs",
+        columns: SessionMerger.Report.columns, rows: reports))
   }
 }

@@ -5,14 +5,15 @@ import SleeveStore
 enum MigrateCommand: Command {
   static let spec = CommandSpec(
     name: "migrate", abstract: "Apply pending schema migrations (or show them with --status).",
-    options: [
-      SharedOptions.db.spec,
-      OptionSpec("status", help: "Show applied and pending migrations without changing anything."),
-    ])
+    options: [SharedOptions.db.spec, status.spec])
+
+  /// `--status`.
+  static let status = Flag(
+    "status", help: "Show applied and pending migrations without changing anything.")
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let path = context.databasePath
-    if arguments.has("status") {
+    if arguments.has(Self.status) {
       let state: Migrator.State
       switch try DatabaseFile.inspect(path) {
       case .missing: throw QueryError.databaseNotFound(path: path)

@@ -23,19 +23,29 @@ enum PruneCommand: Command {
       filter narrows it.
       """,
     options: SharedOptions.common + SessionTerms.optionsDefaultingToAll.map(\.spec) + [
-      OptionSpec(
-        "raw-older-than", value: "age",
-        help: "Prune sessions that ended before this age (30d, 12h) or date (2026-11-01)."),
-      OptionSpec("keep-last", value: "n", help: "Prune all but the newest n ended sessions."),
-      OptionSpec("dry-run", help: "Show what would be pruned; change nothing."),
+      rawOlderThan.spec, keepLast.spec, dryRun.spec,
     ])
+
+  /// `--raw-older-than <age>`: an age or a date, as `--since` reads it.
+  static let rawOlderThan = Option(
+    "raw-older-than", value: "age",
+    help: "Prune sessions that ended before this age (30d, 12h) or date (2026-11-01)."
+  ) { text throws(ValueError) in try ValueParsers.since(text) }
+  /// `--keep-last <n>`.
+  static let keepLast = Option(
+    "keep-last", value: "n", help: "Prune all but the newest n ended sessions."
+  ) { text throws(ValueError) in
+    try ValueParsers.count(text, minimum: 0, maximum: SessionTerms.maximumLast)
+  }
+  /// `--dry-run`.
+  static let dryRun = Flag("dry-run", help: "Show what would be pruned; change nothing.")
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let policy = try policy(arguments, context: context)
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     // The selection is read first, so one that matches nothing never upgrades the file.
     let sessions = try context.openDatabase().sessions(matching: filter).map(\.id)
-    if arguments.has("dry-run") {
+    if arguments.has(Self.dryRun) {
       // A read-only connection: the file (and a file from before summaries) stays as it is.
       let connection = try SleeveDatabase.openForReading(path: context.databasePath)
       let plan = try RawRowPruner.plan(sessions: sessions, policy: policy, connection: connection)
@@ -57,12 +67,8 @@ enum PruneCommand: Command {
   static func policy(_ arguments: ParsedArguments, context: CommandContext) throws
     -> RetentionPolicy
   {
-    let cutoff = try context.value("raw-older-than", in: arguments) { text throws(ValueError) in
-      try ValueParsers.since(text)
-    }
-    let keep = try context.value("keep-last", in: arguments) { text throws(ValueError) in
-      try ValueParsers.count(text, minimum: 0, maximum: SessionTerms.maximumLast)
-    }
+    let cutoff = try context.value(rawOlderThan, in: arguments)
+    let keep = try context.value(keepLast, in: arguments)
     switch (cutoff, keep) {
     case (let cutoff?, nil): return .endedBefore(unixNanoseconds: cutoff)
     case (nil, let keep?): return .keepLast(keep)
@@ -82,36 +88,13 @@ enum PruneCommand: Command {
   ) {
     let targets = result?.pruned ?? plan.targets
     let summarizedFirst = Set(result?.summarizedFirst ?? plan.summarizedFirst)
-    var table = Table(
-      columns: ["session", "ended", "fires", "outcomes", "interactions", "summarized_first"],
-      numeric: [0, 2, 3, 4])
-    for target in targets {
-      table.rows.append([
-        Table.Cell(String(target.session)),
-        Table.Cell(Formatting.timestamp(unixNanoseconds: target.endedUnixNanoseconds)),
-        Table.Cell(String(target.fires)), Table.Cell(String(target.outcomes)),
-        Table.Cell(String(target.interactions)),
-        Table.Cell(summarizedFirst.contains(target.session) ? "yes" : "no"),
-      ])
-    }
     let lines = headerLines(plan: plan, result: result)
     let ids = { (list: [Int64]) in JSONValue.array(list.map { .int($0) }) }
     let before = result?.before ?? plan.footprint
+    let rows = targets.map {
+      PrunedSession(target: $0, summarizedFirst: summarizedFirst.contains($0.session))
+    }
     var members: [(String, JSONValue)] = [
-      ("dryRun", .bool(result == nil)),
-      (
-        "sessions",
-        .array(
-          targets.map { target in
-            .object([
-              ("session", .int(target.session)),
-              ("endedUnixNanoseconds", .int(target.endedUnixNanoseconds)),
-              ("fires", .int(target.fires)), ("outcomes", .int(target.outcomes)),
-              ("interactions", .int(target.interactions)),
-              ("summarizedFirst", .bool(summarizedFirst.contains(target.session))),
-            ])
-          })
-      ),
       ("rows", .int(targets.reduce(0) { $0 &+ $1.rows })),
       ("estimatedBytes", .int(plan.estimatedBytes)),
       ("bytesBefore", .int(before.bytes)),
@@ -131,7 +114,9 @@ enum PruneCommand: Command {
       ("kept", ids(plan.kept)),
     ]
     context.print(
-      table: table, json: .object(members), header: lines.first, notes: Array(lines.dropFirst()))
+      AnswerView(
+        header: lines, fields: [("dryRun", .bool(result == nil))], rowsKey: "sessions",
+        trailingFields: members, columns: PrunedSession.columns, rows: rows))
   }
 
   /// What the run did (or would do), in a few lines above the table.

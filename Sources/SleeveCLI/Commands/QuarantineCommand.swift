@@ -25,18 +25,25 @@ enum QuarantineCommand: Command {
       quarantine list, as every writer does; list and remove read it as it is.
       """,
     arguments: ["action"], repeatsLastArgument: true,
-    options: SharedOptions.common + [
-      OptionSpec("control", value: "name", help: "Only on this control (default: every control)."),
-      OptionSpec("reason", value: "text", help: "Why (required by add)."),
-      OptionSpec("actor", value: "name", help: "Who (default: $USER)."),
-      OptionSpec("create", help: "add: quarantine it even if no session recorded the handler."),
-    ])
+    completingArguments: .choices(Action.allCases.map(\.rawValue)),
+    options: SharedOptions.common + [control.spec, reason.spec, actor.spec, create.spec])
+
+  /// `--control <name>`.
+  static let control = Option<String>(
+    "control", value: "name", help: "Only on this control (default: every control).")
+  /// `--reason <text>`.
+  static let reason = Option<String>("reason", value: "text", help: "Why (required by add).")
+  /// `--actor <name>`.
+  static let actor = Option<String>("actor", value: "name", help: "Who (default: $USER).")
+  /// `--create`.
+  static let create = Flag(
+    "create", help: "add: quarantine it even if no session recorded the handler.")
 
   /// The options each action takes, besides `--db` and `--help`.
-  private static let accepted: [Action: Set<String>] = [
-    .add: ["control", "reason", "actor", "create"],
-    .remove: ["control"],
-    .list: Set(["format"] + TerminalDisplay.options.map(\.name)),
+  private static let accepted: [Action: [OptionSpec]] = [
+    .add: [control.spec, reason.spec, actor.spec, create.spec],
+    .remove: [control.spec],
+    .list: [SharedOptions.format.spec] + TerminalDisplay.options,
   ]
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
@@ -47,8 +54,9 @@ enum QuarantineCommand: Command {
           + Action.allCases.map(\.rawValue).joined(separator: ", "),
         command: spec.name)
     }
-    let given = Set(arguments.values.keys).union(arguments.flags).subtracting(["db"])
-    if let stray = given.subtracting(accepted[action] ?? []).sorted().first {
+    if let stray = arguments.firstGiven(
+      of: spec.options, except: [SharedOptions.db.spec] + (accepted[action] ?? []))?.name
+    {
       throw UsageError(
         "The option '--\(stray)' does not apply to 'quarantine \(action.rawValue)'",
         command: spec.name)
@@ -64,7 +72,7 @@ enum QuarantineCommand: Command {
     if action != .list, words[1].unicodeScalars.allSatisfy(\.properties.isWhitespace) {
       throw UsageError("The handler name is empty; name it as reports do", command: spec.name)
     }
-    if let control = arguments["control"],
+    if let control = arguments.text(of: Self.control),
       control.unicodeScalars.allSatisfy(\.properties.isWhitespace)
     {
       throw UsageError(
@@ -81,12 +89,12 @@ enum QuarantineCommand: Command {
   private static func add(_ handler: String, _ arguments: ParsedArguments, context: CommandContext)
     throws -> ExitCode
   {
-    guard let reason = arguments["reason"], !reason.isEmpty else {
+    guard let reason = arguments.text(of: Self.reason), !reason.isEmpty else {
       throw UsageError("Missing value for '--reason <text>': say why", command: spec.name)
     }
-    let control = arguments["control"]
+    let control = arguments.text(of: Self.control)
     let path = context.databasePath
-    if !arguments.has("create") {
+    if !arguments.has(Self.create) {
       guard try DatabaseFile.inspect(path) != .missing else {
         throw QueryError.databaseNotFound(path: path)
       }
@@ -99,7 +107,7 @@ enum QuarantineCommand: Command {
       }
     }
     let store = try StoreWriter(path: path)
-    let actor = arguments["actor"] ?? context.console.environment["USER"]
+    let actor = SharedOptions.actor(Self.actor, in: arguments, context: context)
     let isNew = try store.quarantine(
       QuarantineEntry(handler: handler, control: control, reason: reason, actor: actor))
     context.console.out(
@@ -113,7 +121,7 @@ enum QuarantineCommand: Command {
   private static func remove(
     _ handler: String, _ arguments: ParsedArguments, context: CommandContext
   ) throws -> ExitCode {
-    let control = arguments["control"]
+    let control = arguments.text(of: Self.control)
     let entries = try context.openDatabase().quarantine()
     let name = RecordedText.capped(handler, to: .name)
     let wanted = control.map { RecordedText.capped($0, to: .name) }
@@ -145,35 +153,13 @@ enum QuarantineCommand: Command {
 
   private static func list(context: CommandContext) throws -> ExitCode {
     let entries = try context.openDatabase().quarantine()
-    var table = Table(columns: ["handler", "control"] + LedgerEntryText.columns, freeText: [2])
-    for entry in entries {
-      table.rows.append(
-        [
-          Table.Cell(entry.handler),
-          Table.Cell(entry.control ?? "(every control)", raw: entry.control ?? ""),
-        ]
-          + LedgerEntryText.cells(
-            reason: entry.reason, actor: entry.actor,
-            addedUnixNanoseconds: entry.addedUnixNanoseconds))
-    }
-    let json = JSONValue.object([
-      (
-        "quarantine",
-        .array(
-          entries.map { entry in
-            .object(
-              [("handler", .string(entry.handler)), ("control", .text(entry.control))]
-                + LedgerEntryText.fields(
-                  reason: entry.reason, actor: entry.actor,
-                  addedUnixNanoseconds: entry.addedUnixNanoseconds))
-          })
-      )
-    ])
     context.print(
-      table: table, json: json,
-      header: entries.isEmpty
-        ? "Nothing is quarantined."
-        : "\(entries.count) quarantined: check counts their failures as advisory.")
+      AnswerView(
+        header: [
+          entries.isEmpty
+            ? "Nothing is quarantined."
+            : "\(entries.count) quarantined: check counts their failures as advisory."
+        ], fields: [], rowsKey: "quarantine", columns: QuarantineEntry.columns, rows: entries))
     return .success
   }
 

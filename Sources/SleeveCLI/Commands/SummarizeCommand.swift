@@ -19,9 +19,12 @@ enum SummarizeCommand: Command {
       writer does. Selects every session unless --session or a filter narrows it.
       """,
     options: SharedOptions.common + SessionTerms.optionsDefaultingToAll.map(\.spec) + [
-      OptionSpec(
-        "rebuild", help: "Also rebuild the summaries of sessions that have them (not pruned).")
+      rebuild.spec
     ])
+
+  /// `--rebuild`.
+  static let rebuild = Flag(
+    "rebuild", help: "Also rebuild the summaries of sessions that have them (not pruned).")
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
@@ -38,7 +41,7 @@ enum SummarizeCommand: Command {
     let store = try StoreWriter(path: context.databasePath)
     let progress = ProgressLine(console: context.console)
     let report = try store.summarize(
-      sessions: sessions.map(\.id), rebuild: arguments.has("rebuild")
+      sessions: sessions.map(\.id), rebuild: arguments.has(Self.rebuild)
     ) { done in
       progress.update("Summarizing session \(done) of \(sessions.count)")
     }
@@ -70,33 +73,17 @@ enum SummarizeCommand: Command {
   private static func show(
     _ report: SessionSummarizer.Report, sessions: [SessionSummary], context: CommandContext
   ) {
-    var results: [Int64: (String, Int?)] = [:]
-    for item in report.summarized { results[item.session] = ("summarized", item.summaries) }
-    for id in report.alreadySummarized { results[id] = ("already summarized", nil) }
-    for id in report.notEnded { results[id] = ("not ended", nil) }
-    for id in report.pruned { results[id] = ("raw pruned", nil) }
-    for id in report.missing { results[id] = ("gone", nil) }
-    var table = Table(columns: ["session", "name", "result", "summaries"], numeric: [0, 3])
-    for session in sessions {
-      let (result, summaries) = results[session.id] ?? ("gone", nil)
-      table.rows.append([
-        Table.Cell(String(session.id)), Table.Cell(session.name), Table.Cell(result),
-        Table.Cell(summaries.map(String.init) ?? "-", raw: Formatting.raw(summaries)),
-      ])
-    }
     let ids = { (list: [Int64]) in JSONValue.array(list.map { .int($0) }) }
-    let json = JSONValue.object([
-      (
-        "summarized",
-        .array(
-          report.summarized.map {
-            .object([("session", .int($0.session)), ("summaries", .integer($0.summaries))])
-          })
-      ),
-      ("summaries", .integer(report.summaries)),
-      ("alreadySummarized", ids(report.alreadySummarized)), ("notEnded", ids(report.notEnded)),
-      ("rawPruned", ids(report.pruned)), ("gone", ids(report.missing)),
-    ])
-    context.print(table: table, json: json, header: line(report))
+    context.print(
+      AnswerView(
+        header: [line(report)],
+        fields: [
+          ("summarized", SummarizedSession.summarizedColumns.json(report.summarized)),
+          ("summaries", .integer(report.summaries)),
+          ("alreadySummarized", ids(report.alreadySummarized)),
+          ("notEnded", ids(report.notEnded)), ("rawPruned", ids(report.pruned)),
+          ("gone", ids(report.missing)),
+        ], rowsKey: nil, columns: SummarizedSession.columns,
+        rows: SummarizedSession.rows(report, sessions: sessions)))
   }
 }

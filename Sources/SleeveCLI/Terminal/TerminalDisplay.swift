@@ -42,18 +42,20 @@ struct TerminalDisplay: Sendable {
     self.colored = colored
   }
 
+  /// `--color auto|always|never`.
+  static let color = Option<ColorChoice>(
+    "color", value: "when",
+    help:
+      "Colour verdicts: auto (default: on a terminal, unless NO_COLOR or TERM=dumb), always or never."
+  )
+  /// `--expanded`.
+  static let expanded = Flag(
+    "expanded", help: "One block per row (field, value), whatever the width.")
+  /// `--wide`.
+  static let wide = Flag("wide", help: "The full table, however wide the terminal.")
+
   /// The options that shape a table (accepted by every command that prints one).
-  static let options = [
-    OptionSpec(
-      "color", value: "when",
-      help:
-        "Colour verdicts: auto (default: on a terminal, unless NO_COLOR or TERM=dumb), always or never.",
-    ),
-    OptionSpec(
-      "expanded", help: "One block per row (field, value), whatever the width.",
-    ),
-    OptionSpec("wide", help: "The full table, however wide the terminal."),
-  ]
+  static let options = [color.spec, expanded.spec, wide.spec]
 
   /// The display `arguments` ask for, in `format`, on `console`.
   ///
@@ -62,17 +64,9 @@ struct TerminalDisplay: Sendable {
   static func resolve(
     _ arguments: ParsedArguments, format: OutputFormat, console: Console, command: CommandSpec
   ) throws -> TerminalDisplay {
-    var choice = ColorChoice.auto
-    if let text = arguments["color"] {
-      guard let given = ColorChoice(rawValue: text) else {
-        throw UsageError.invalidValue(
-          text, for: options[0], in: command.name,
-          because: Suggestion.expectedOneOf(ColorChoice.allCases.map(\.rawValue), typed: text))
-      }
-      choice = given
-    }
-    let expanded = arguments.has("expanded")
-    let wide = arguments.has("wide")
+    let choice = try color.value(in: arguments, command: command.name) ?? .auto
+    let expanded = arguments.has(Self.expanded)
+    let wide = arguments.has(Self.wide)
     if expanded && wide {
       throw UsageError("'--expanded' and '--wide' cannot be used together", command: command.name)
     }

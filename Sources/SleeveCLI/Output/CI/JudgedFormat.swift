@@ -11,10 +11,12 @@ enum JudgedFormat: String, CaseIterable, Sendable {
   /// and the Markdown summary appended to `$GITHUB_STEP_SUMMARY` when it is set.
   case github
 
-  /// The option, as the judging commands list it.
-  static let option = OptionSpec(
+  /// `--format`, as the judging commands declare it (its completion offers every case).
+  static let format = Option<JudgedFormat>(
     "format", value: "format",
     help: "Output: table, json, csv, markdown, junit or github (default: table).")
+  /// The spec of ``format``, as the judging commands list it.
+  static let option = format.spec
 
   /// The shared format this is, or `nil` for a CI format.
   var shared: OutputFormat? { OutputFormat(rawValue: rawValue) }
@@ -24,10 +26,7 @@ enum JudgedFormat: String, CaseIterable, Sendable {
   static func parse(_ arguments: ParsedArguments, context: inout CommandContext) throws
     -> JudgedFormat
   {
-    let format =
-      try context.value("format", in: arguments) { text throws(ValueError) in
-        try ValueParsers.choice(text, of: JudgedFormat.self)
-      } ?? .table
+    let format = try context.value(Self.format, in: arguments) ?? .table
     context.format = format.shared ?? .table
     return format
   }

@@ -6,8 +6,9 @@ struct AnswerView<Row>: Sendable where Row: Sendable {
   var header: [String]
   /// The JSON document's members before the rows, in order.
   var fields: [(String, JSONValue)]
-  /// The key of the rows' array in the JSON document (`groups`, `sessions`).
-  var rowsKey: String
+  /// The key of the rows' array in the JSON document (`groups`, `sessions`); `nil` when JSON
+  /// reports the answer in its fields alone (`summarize` lists the summarizer's outcome).
+  var rowsKey: String?
   /// The JSON document's members after the rows, in order.
   var trailingFields: [(String, JSONValue)] = []
   /// The rows' columns.
@@ -15,12 +16,15 @@ struct AnswerView<Row>: Sendable where Row: Sendable {
   /// The rows, in the order every format shows them.
   let rows: [Row]
 
-  /// The table every tabular format is rendered from.
-  var table: Table { columns.table(rows) }
+  /// The aligned table's (and Markdown's) table.
+  var table: Table { table(for: .table) }
+
+  /// The table `format` is rendered from.
+  func table(for format: OutputFormat) -> Table { columns.table(rows, for: format) }
 
   /// The JSON document.
   var json: JSONValue {
-    .object(fields + [(rowsKey, columns.json(rows))] + trailingFields)
+    .object(fields + (rowsKey.map { [($0, columns.json(rows))] } ?? []) + trailingFields)
   }
 }
 
@@ -28,6 +32,7 @@ extension CommandContext {
   /// Writes `view` in the chosen format to standard output.
   func print<Row>(_ view: AnswerView<Row>) {
     console.out(
-      format.render(table: view.table, json: view.json, header: view.header, display: display))
+      format.render(
+        table: view.table(for: format), json: view.json, header: view.header, display: display))
   }
 }

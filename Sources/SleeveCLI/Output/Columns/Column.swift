@@ -33,6 +33,25 @@ struct Column<Row>: Sendable {
     case freeText
   }
 
+  /// Which tabular formats show a titled column (JSON shows its members whatever this says).
+  enum Shown: Sendable {
+    /// The aligned table, Markdown and CSV.
+    case everywhere
+    /// The aligned table and Markdown, not CSV (a row number).
+    case tablesOnly
+    /// CSV only: a column too wide for people's tables (evidence, an explanation).
+    case csvOnly
+
+    /// Whether a column shown so appears in `format`'s table.
+    func includes(_ format: OutputFormat) -> Bool {
+      switch self {
+      case .everywhere: true
+      case .tablesOnly: format != .csv
+      case .csvOnly: format == .csv
+      }
+    }
+  }
+
   /// One member of a row's JSON object.
   struct Member: Sendable {
     /// The key.
@@ -51,6 +70,8 @@ struct Column<Row>: Sendable {
   let cell: @Sendable (Row) -> Table.Cell
   /// The row's JSON members from this column, in order (none for a table-only column).
   let members: [Member]
+  /// Which tabular formats show it (``shown(_:)``; default: all of them).
+  private(set) var shownIn = Shown.everywhere
 
   /// A column from its parts; the typed constructors below cover the usual units.
   init(
@@ -66,6 +87,13 @@ struct Column<Row>: Sendable {
 }
 
 extension Column {
+  /// This column, shown only in the tabular formats `shown` names.
+  func shown(_ shown: Shown) -> Column {
+    var column = self
+    column.shownIn = shown
+    return column
+  }
+
   /// Text (a name, a key): the cell shows it as it is, JSON under `json` as a string.
   static func text(
     _ title: String, json: String?, layout: Layout = .text,

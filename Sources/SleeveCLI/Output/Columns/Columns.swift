@@ -10,10 +10,11 @@ struct Columns<Row>: Sendable {
   /// The titled columns.
   var titled: [Column<Row>] { all.filter { $0.title != nil } }
 
-  /// The rows as a table: a header of the titles, numeric columns right-aligned, free-text
-  /// columns free to fold into notes.
-  func table(_ rows: [Row]) -> Table {
-    let shown = titled
+  /// The rows as `format`'s table (default: the aligned table's, which Markdown shares; CSV
+  /// leaves out the table-only columns and adds the CSV-only ones): a header of the titles,
+  /// numeric columns right-aligned, free-text columns free to fold into notes.
+  func table(_ rows: [Row], for format: OutputFormat = .table) -> Table {
+    let shown = titled.filter { $0.shownIn.includes(format) }
     var table = Table(
       columns: shown.map { $0.title ?? "" },
       numeric: Set(shown.indices.filter { shown[$0].layout == .numeric }),

@@ -114,21 +114,10 @@ enum LintReportText {
     return CellText.wrapped(escaped, width: room).map { indent + $0 + "\n" }.joined()
   }
 
-  /// One row per active finding: number, severity, check, control, handler, site, message.
+  /// The table of the active findings (``NumberedFinding/columns``): number, severity, check,
+  /// control, handler, site, message.
   static func table(_ findings: [LintFinding]) -> Table {
-    var table = Table(
-      columns: ["#", "severity", "check", "control", "handler", "site", "message"],
-      numeric: [0], freeText: [6])
-    for (number, finding) in findings.enumerated() {
-      table.rows.append([
-        Table.Cell(String(number + 1)),
-        Table.Cell(finding.severity.rawValue, tone: tone(finding.severity)),
-        Table.Cell(finding.check.id), Table.Cell(finding.control),
-        Table.Cell(finding.handler ?? "-", raw: finding.handler ?? ""),
-        Table.Cell(finding.site ?? "-", raw: finding.site ?? ""), Table.Cell(finding.message),
-      ])
-    }
-    return table
+    NumberedFinding.columns.table(NumberedFinding.numbered(findings))
   }
 
   /// `handler-accumulation · CheckoutView · submit (Checkout.swift:42)`.
@@ -194,24 +183,12 @@ enum LintReportText {
   }
 
   /// One CSV row per finding, active ones first, then the suppressed (their `suppressed`
-  /// column holds the reason); evidence as `name=value; …` in one column, raw values.
+  /// column holds the reason); evidence as `name=value; …` in one column, raw values
+  /// (``NumberedFinding/columns``).
   static func csv(_ report: LintReport) -> String {
-    var table = Table(columns: [
-      "severity", "check", "control", "handler", "site", "other_sites", "message", "evidence",
-      "sessions", "suppressed", "suppressed_by", "explanation",
-    ])
-    for finding in report.findings + report.suppressed {
-      table.rows.append(
-        [
-          finding.severity.rawValue, finding.check.id, finding.control, finding.handler ?? "",
-          finding.site ?? "", finding.otherSites.joined(separator: "; "), finding.message,
-          finding.evidence.map { "\($0.name)=\(raw($0.value))" }.joined(separator: "; "),
-          finding.sessions.map(String.init).joined(separator: " "),
-          finding.suppression?.reason ?? "", finding.suppression?.actor ?? "",
-          finding.check.explanation,
-        ].map { Table.Cell($0) })
-    }
-    return table.csv
+    NumberedFinding.columns.table(
+      NumberedFinding.numbered(report.findings + report.suppressed), for: .csv
+    ).csv
   }
 
   /// A Markdown section: the summary in bold, the notes, the findings' table, then each
@@ -265,43 +242,8 @@ enum LintReportText {
             (severity.rawValue, .integer(report.findings.count { $0.severity == severity }))
           } + [("suppressed", .integer(report.suppressed.count))])
       ),
-      ("findings", .array(report.findings.map(json))),
-      ("suppressed", .array(report.suppressed.map(json))),
-    ])
-  }
-
-  /// One finding as JSON. Evidence is a list in order, each item `{"name", <kind>: value}`,
-  /// the key naming the kind and unit: `count` (an integer), `nanoseconds` (an integer),
-  /// `share` (a number from 0 to 1) or `text` (a string).
-  static func json(_ finding: LintFinding) -> JSONValue {
-    .object([
-      ("check", .string(finding.check.id)), ("severity", .string(finding.severity.rawValue)),
-      ("title", .string(finding.check.title)), ("control", .string(finding.control)),
-      ("handler", .text(finding.handler)), ("site", .text(finding.site)),
-      ("otherSites", .array(finding.otherSites.map(JSONValue.string))),
-      ("message", .string(finding.message)),
-      (
-        "evidence",
-        .array(
-          finding.evidence.map { item in
-            let value: (String, JSONValue) =
-              switch item.value {
-              case .count(let count): ("count", .integer(count))
-              case .nanoseconds(let nanoseconds): ("nanoseconds", .int(nanoseconds))
-              case .share(let share): ("share", .number(share))
-              case .text(let text): ("text", .string(text))
-              }
-            return .object([("name", .string(item.name)), value])
-          })
-      ),
-      ("sessions", .array(finding.sessions.map(JSONValue.int))),
-      ("explanation", .string(finding.check.explanation)),
-      (
-        "suppression",
-        finding.suppression.map { match in
-          .object([("reason", .string(match.reason)), ("actor", .text(match.actor))])
-        } ?? .null
-      ),
+      ("findings", NumberedFinding.columns.json(NumberedFinding.numbered(report.findings))),
+      ("suppressed", NumberedFinding.columns.json(NumberedFinding.numbered(report.suppressed))),
     ])
   }
 

@@ -1,5 +1,3 @@
-import SleeveQuery
-
 /// What the completion scripts offer, read from the commands' specs (so a new command or option
 /// is completed without touching the scripts): subcommands, their options, and each value's kind.
 struct CompletionModel {
@@ -43,7 +41,7 @@ struct CompletionModel {
       Subcommand(
         name: spec.name, abstract: spec.abstract,
         options: spec.options.map { Self.option($0, command: spec.name) },
-        arguments: Self.arguments(of: spec))
+        arguments: spec.argumentCompletion)
     }
     global = ArgumentParser.globalOptions.map { Self.option($0, command: nil) }
   }
@@ -79,46 +77,22 @@ struct CompletionModel {
     return groups
   }
 
+  /// The option as the scripts complete it: its declared completion (``OptionSpec/completion``).
   private static func option(_ spec: OptionSpec, command: String?) -> Option {
     Option(
       name: spec.name, help: spec.help,
       values: spec.value.map { _ in
-        spec.completion == .none ? values(spec, command) : spec.completion
+        spec.completion == .none ? undeclared(spec, command) : spec.completion
       })
   }
 
-  private static func values(_ option: OptionSpec, _ command: String?) -> Values {
-    switch option.name {
-    case "db", "out": return .files
-    case "format":
-      switch command {
-      case "report": return .choices(ReportCommand.Format.allCases.map(\.rawValue))
-      case "export": return .choices(ExportCommand.Format.allCases.map(\.rawValue))
-      case "diff", "check", "flaky", "lint":
-        return .choices(JudgedFormat.allCases.map(\.rawValue))
-      default: return .choices(OutputFormat.allCases.map(\.rawValue))
-      }
-    case "by": return .choices(Grouping.allCases.map(\.rawValue))
-    case "color": return .choices(TerminalDisplay.ColorChoice.allCases.map(\.rawValue))
-    case "quarantine": return .choices(BaselineRequest.Quarantine.allCases.map(\.rawValue))
-    case "disable": return .choices(LintCheck.allCases.map(\.id))
-    case "fail-on": return .choices(LintSeverity.allCases.map(\.rawValue))
-    case "session": return .recorded("sessions", fixed: ["last", "all"])
-    case "handler": return .recorded("handlers", fixed: [])
-    case "flag": return .recorded("flags", fixed: [])
-    default: return .none
-    }
-  }
-
-  private static func arguments(of spec: CommandSpec) -> Values? {
-    if spec.name == LintCommand.spec.name {
-      return .choices(LintCommand.Action.allCases.map(\.rawValue))
-    }
-    return switch spec.arguments.first {
-    case "flag": .recorded("flags", fixed: [])
-    case "action": .choices(QuarantineCommand.Action.allCases.map(\.rawValue))
-    case "out", "input", "file", "path": .files
-    default: nil
+  /// What `report`'s `--format` and `--out` complete to until its spec lists the declarations
+  /// that say so (``ReportOptions``).
+  private static func undeclared(_ option: OptionSpec, _ command: String?) -> Values {
+    switch (command, option.name) {
+    case ("report", ReportOptions.format.spec.name): ReportOptions.format.spec.completion
+    case ("report", ReportOptions.out.spec.name): ReportOptions.out.spec.completion
+    default: .none
     }
   }
 }
