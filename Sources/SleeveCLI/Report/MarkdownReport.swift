@@ -189,38 +189,9 @@ enum ReportText {
     flags.contains { rolloutLine($0) != nil }
   }
 
-  /// One row per share the flag served: the two concurrent cohorts, their units, the split's
-  /// sample-ratio p-value, the share of each cohort in sessions that lost data, and the
-  /// outcomes outside the split.
+  /// One row per share the flag served (``StageCohorts/columns``).
   static func stageTable(_ stages: [StageCohorts]) -> Table {
-    var table = Table(
-      columns: [
-        "share", "on units", "on n", "on error rate", "on p50", "on p99", "off units", "off n",
-        "off error rate", "off p50", "off p99", "split p", "lost on/off", "unassigned",
-      ], numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13])
-    for stage in stages {
-      let split = stage.sampleRatio
-      func arm(_ arm: StageCohorts.Arm) -> [String] {
-        [
-          String(arm.units), String(arm.cohort.n), Formatting.percent(arm.cohort.errorRate),
-          Formatting.duration(arm.cohort.p50Nanoseconds),
-          Formatting.duration(arm.cohort.p99Nanoseconds) + (arm.cohort.p99Insufficient ? "*" : ""),
-        ]
-      }
-      let splitText: String =
-        switch split?.outcome {
-        case .consistent?, .mismatch?:
-          VerdictTable.pValue(split?.pValue) + (split?.isMismatch == true ? " mismatch" : "")
-        default: "-"
-        }
-      table.rows.append(
-        ([stage.percent.description] + arm(stage.on) + arm(stage.off) + [
-          splitText,
-          Formatting.percent(stage.on.lostShare) + " / " + Formatting.percent(stage.off.lostShare),
-          String(stage.unassigned),
-        ]).map { Table.Cell($0) })
-    }
-    return table
+    StageCohorts.columns.table(stages)
   }
 
   static func interval(_ interval: WilsonInterval?) -> String {
