@@ -10,10 +10,13 @@ struct BaselineGateArguments {
   static let options: [OptionSpec] =
     [
       BaselineSelection.baseline, BaselineSelection.failureLimit, BaselineSelection.allowOverlap,
-      OptionSpec(
-        "quarantine", value: "which",
-        help: "Not counted: list (default: the quarantine list), flaky (and flaky ones) or none."),
-    ] + BaselineSelection.judging.filter { $0.name != "min-samples" }
+      quarantineOption.spec,
+    ] + BaselineSelection.judging.filter { $0.name != BaselineSelection.minSamples.spec.name }
+
+  /// `--quarantine list|flaky|none`: which handlers the comparison does not count.
+  static let quarantineOption = Option<BaselineRequest.Quarantine>(
+    "quarantine", value: "which",
+    help: "Not counted: list (default: the quarantine list), flaky (and flaky ones) or none.")
 
   /// The baseline's filter (the selection's handler filters, narrowed by its terms).
   let baseline: QueryFilter
@@ -31,24 +34,19 @@ struct BaselineGateArguments {
   static func parse(_ arguments: ParsedArguments, filter: QueryFilter, context: CommandContext)
     throws -> BaselineGateArguments?
   {
-    guard arguments["baseline"] != nil else {
-      for name in options.map(\.name) where arguments[name] != nil || arguments.has(name) {
+    guard arguments.text(of: BaselineSelection.baselineOption) != nil else {
+      for option in options where arguments.gives(option) {
         throw UsageError(
-          "--\(name) applies to --baseline; give --baseline too", command: context.command.name)
+          "--\(option.name) applies to --baseline; give --baseline too",
+          command: context.command.name)
       }
       return nil
     }
-    let failureLimit =
-      try context.value("failure-limit", in: arguments) { text throws(ValueError) in
-        try ValueParsers.count(text, minimum: 1, maximum: SessionTerms.maximumLast)
-      } ?? 1
-    let baseline = try context.value("baseline", in: arguments) { text throws(ValueError) in
-      try BaselineSelection.parse(text, on: filter.handlersOnly)
+    let failureLimit = try context.value(BaselineSelection.failureLimitOption, in: arguments) ?? 1
+    let baseline = try context.value(BaselineSelection.baselineOption, in: arguments) {
+      text throws(ValueError) in try BaselineSelection.parse(text, on: filter.handlersOnly)
     }
-    let quarantine =
-      try context.value("quarantine", in: arguments) { text throws(ValueError) in
-        try ValueParsers.choice(text, of: BaselineRequest.Quarantine.self)
-      } ?? .list
+    let quarantine = try context.value(quarantineOption, in: arguments) ?? .list
     return BaselineGateArguments(
       baseline: baseline ?? filter.handlersOnly,
       options: try BaselineSelection.options(arguments, context: context),

@@ -9,32 +9,48 @@ import SleeveQuery
 /// `commit=4f2a9c1`, `session=last`. The filters given as options (`--test`, `--control`, …)
 /// apply to both sides; each side's terms narrow them further.
 enum BaselineSelection {
-  static let baseline = OptionSpec(
+  /// `--baseline`: what to judge against, a selection (``parse(_:on:)``).
+  static let baselineOption = Option<String>(
     "baseline", value: "selection",
     help: "What to judge against, e.g. 'branch=main,last=20' (terms: "
       + SessionTerms.names.joined(separator: ", ") + ").")
-  static let candidate = OptionSpec(
+  static let baseline = baselineOption.spec
+  /// `--candidate`: what to judge, a selection (default `session=last`).
+  static let candidateOption = Option<String>(
     "candidate", value: "selection",
     help: "What to judge (default: 'session=last', the last session the filters allow).")
-  static let allowOverlap = OptionSpec(
+  static let candidate = candidateOption.spec
+  /// `--allow-overlap`.
+  static let allowOverlapFlag = Flag(
     "allow-overlap", help: "Allow a session in both the baseline and the candidate.")
+  static let allowOverlap = allowOverlapFlag.spec
+  /// `--min-samples`: the fewest invocations per side for a verdict.
+  static let minSamples = Option<Int>(
+    "min-samples", value: "n", help: "Fewest invocations per side for a verdict (default: 30)."
+  ) { text throws(ValueError) in try ValueParsers.count(text, minimum: 1) }
+  /// `--min-error-change`.
+  static let minErrorChange = Option<Double>(
+    "min-error-change", value: "rate",
+    help: "Smallest error-rate rise that counts (default: 1%, one point).",
+    parse: ValueParsers.rate)
+  /// `--min-latency-change`.
+  static let minLatencyChange = Option<Int64>(
+    "min-latency-change", value: "duration",
+    help: "Smallest latency shift that counts (default: 10us).", parse: ValueParsers.duration)
+  /// `--min-relative-change`.
+  static let minRelativeChange = Option<Double>(
+    "min-relative-change", value: "rate",
+    help: "Smallest change relative to the baseline that counts (default: 10%).",
+    parse: ValueParsers.rate)
   static let judging = [
-    OptionSpec(
-      "min-samples", value: "n", help: "Fewest invocations per side for a verdict (default: 30)."),
-    OptionSpec(
-      "min-error-change", value: "rate",
-      help: "Smallest error-rate rise that counts (default: 1%, one point)."),
-    OptionSpec(
-      "min-latency-change", value: "duration",
-      help: "Smallest latency shift that counts (default: 10us)."),
-    OptionSpec(
-      "min-relative-change", value: "rate",
-      help: "Smallest change relative to the baseline that counts (default: 10%)."),
+    minSamples.spec, minErrorChange.spec, minLatencyChange.spec, minRelativeChange.spec,
   ]
 
   /// The filter options of a comparison: every query filter but `--session` and `--last`,
   /// which only a side's selection can say.
-  static let filters = SharedOptions.filters.filter { $0.name != "session" && $0.name != "last" }
+  static let filters = SharedOptions.filters.filter {
+    $0.name != SessionTerms.session.spec.name && $0.name != SessionTerms.last.spec.name
+  }
 
   /// Parses one selection on top of `base`.
   ///
@@ -68,32 +84,26 @@ enum BaselineSelection {
   }
 
   /// `--failure-limit`: in how many candidate sessions a regression must be found.
-  static let failureLimit = OptionSpec(
+  static let failureLimitOption = Option<Int>(
     "failure-limit", value: "k",
-    help: "Roll back only for a regression found in k of the candidate sessions (default: 1).")
+    help: "Roll back only for a regression found in k of the candidate sessions (default: 1)."
+  ) { text throws(ValueError) in
+    try ValueParsers.count(text, minimum: 1, maximum: SessionTerms.maximumLast)
+  }
+  static let failureLimit = failureLimitOption.spec
 
   /// The judging options given (`--min-samples`, `--min-error-change`, …) over the defaults.
   static func options(_ arguments: ParsedArguments, context: CommandContext) throws
     -> DiffOptions
   {
     var options = DiffOptions()
-    if let value = try context.value(
-      "min-samples", in: arguments,
-      { text throws(ValueError) in
-        try ValueParsers.count(text, minimum: 1)
-      })
-    {
-      options.minSamples = value
-    }
-    if let value = try context.value("min-error-change", in: arguments, ValueParsers.rate) {
-      options.minErrorChange = value
-    }
-    if let value = try context.value("min-latency-change", in: arguments, ValueParsers.duration) {
-      options.minLatencyChangeNanoseconds = value
-    }
-    if let value = try context.value("min-relative-change", in: arguments, ValueParsers.rate) {
-      options.minRelativeChange = value
-    }
+    options.minSamples = try context.value(minSamples, in: arguments) ?? options.minSamples
+    options.minErrorChange =
+      try context.value(minErrorChange, in: arguments) ?? options.minErrorChange
+    options.minLatencyChangeNanoseconds =
+      try context.value(minLatencyChange, in: arguments) ?? options.minLatencyChangeNanoseconds
+    options.minRelativeChange =
+      try context.value(minRelativeChange, in: arguments) ?? options.minRelativeChange
     return options
   }
 
@@ -104,13 +114,13 @@ enum BaselineSelection {
     let shared = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     guard
       let baseline = try context.value(
-        "baseline", in: arguments, { text throws(ValueError) in try parse(text, on: shared) })
+        baselineOption, in: arguments, { text throws(ValueError) in try parse(text, on: shared) })
     else {
       throw UsageError(
         "Missing --baseline, e.g. --baseline 'branch=main,last=20'", command: context.command.name)
     }
     let candidate =
-      try context.value("candidate", in: arguments) { text throws(ValueError) in
+      try context.value(candidateOption, in: arguments) { text throws(ValueError) in
         try parse(text, on: shared)
       }
       ?? {
@@ -130,7 +140,7 @@ enum BaselineSelection {
     let before = try database.sessions(of: .baseline, matching: baseline)
     let after = try database.sessions(of: .candidate, matching: candidate)
     let shared = Set(before.map(\.id)).intersection(after.map(\.id)).sorted()
-    if !shared.isEmpty && !arguments.has("allow-overlap") {
+    if !shared.isEmpty && !arguments.has(allowOverlapFlag) {
       throw UsageError(
         "The baseline and the candidate share "
           + (shared.count == 1

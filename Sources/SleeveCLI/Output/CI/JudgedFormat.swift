@@ -11,10 +11,13 @@ enum JudgedFormat: String, CaseIterable, Sendable {
   /// and the Markdown summary appended to `$GITHUB_STEP_SUMMARY` when it is set.
   case github
 
-  /// The option, as the judging commands list it.
-  static let option = OptionSpec(
+  /// `--format`, typed: its completion offers every case.
+  static let formatOption = Option<JudgedFormat>(
     "format", value: "format",
     help: "Output: table, json, csv, markdown, junit or github (default: table).")
+
+  /// The option, as the judging commands list it.
+  static let option = formatOption.spec
 
   /// The shared format this is, or `nil` for a CI format.
   var shared: OutputFormat? { OutputFormat(rawValue: rawValue) }
@@ -24,10 +27,7 @@ enum JudgedFormat: String, CaseIterable, Sendable {
   static func parse(_ arguments: ParsedArguments, context: inout CommandContext) throws
     -> JudgedFormat
   {
-    let format =
-      try context.value("format", in: arguments) { text throws(ValueError) in
-        try ValueParsers.choice(text, of: JudgedFormat.self)
-      } ?? .table
+    let format = try context.value(formatOption, in: arguments) ?? .table
     context.format = format.shared ?? .table
     return format
   }
