@@ -14,13 +14,26 @@ struct AnswerView<Row>: Sendable where Row: Sendable {
   let columns: Columns<Row>
   /// The rows, in the order every format shows them.
   let rows: [Row]
+  /// Whether the JSON document holds ``rows`` under ``rowsKey``; `false` for a document whose
+  /// members give the rows otherwise, each derived from ``columns`` by the caller (`check`'s
+  /// flags, checks and baseline checks, where the table lists them all).
+  var rowsInJSON = true
 
   /// The table every tabular format is rendered from.
   var table: Table { columns.table(rows) }
 
   /// The JSON document.
   var json: JSONValue {
-    .object(fields + [(rowsKey, columns.json(rows))] + trailingFields)
+    .object(fields + (rowsInJSON ? [(rowsKey, columns.json(rows))] : []) + trailingFields)
+  }
+}
+
+extension AnswerView {
+  /// A view whose table shows `rows` and whose JSON document is `document`, members the
+  /// caller derives from `columns` for parts of the rows (``rowsInJSON`` is `false`).
+  init(header: [String], document: [(String, JSONValue)], columns: Columns<Row>, rows: [Row]) {
+    self.init(header: header, fields: document, rowsKey: "", columns: columns, rows: rows)
+    rowsInJSON = false
   }
 }
 
