@@ -52,18 +52,13 @@ enum MarkdownReport {
 
 /// Text pieces every report format shares.
 enum ReportText {
-  /// The methods line of a report: the percentile method is the one its plan read with, and
-  /// the plan's sentence follows.
+  /// The methods line of a report: the percentile method is the one its plan read with
+  /// (``AnswerPlan/percentileMethod``), and the plan's sentence follows.
   static func methods(_ report: RolloutReport) -> String {
     "Methods: error rate = \(ErrorRateRow.method); percentiles = "
-      + "\(percentileMethod(report.plan)); "
+      + "\(report.plan.percentileMethod); "
       + "flag-on vs flag-off at \(Int((1 - GateCheck.significance) * 100))% confidence. "
       + report.plan.sentence(showsStages: showsStages(report.flags.map(\.report)))
-  }
-
-  /// How the plan's percentiles are computed.
-  static func percentileMethod(_ plan: AnswerPlan) -> String {
-    plan.source == .summaries ? AnswerPlan.histogramPercentileMethod : Percentile.method
   }
 
   static func decisionLine(_ report: RolloutReport) -> String {
@@ -75,24 +70,9 @@ enum ReportText {
       + (counts.isEmpty ? "" : ": " + counts.joined(separator: ", ")) + ")"
   }
 
+  /// The sessions (``SessionSummary/reportColumns``).
   static func sessionsTable(_ sessions: [SessionSummary]) -> Table {
-    var table = Table(
-      columns: [
-        "id", "name", "started", "duration", "status", "outcomes", "runtime", "sleeve", "sqlite",
-        "host",
-      ], numeric: [0, 3, 5])
-    for session in sessions {
-      table.rows.append(
-        [
-          String(session.id), session.name,
-          Formatting.timestamp(unixNanoseconds: session.startedUnixNanoseconds),
-          Formatting.fixed(session.durationSeconds, digits: 1) + " s", session.status,
-          String(session.outcomes), session.metadata["runtime"] ?? "",
-          session.metadata["sleeveVersion"] ?? "", session.metadata["sqliteVersion"] ?? "",
-          session.metadata["host"] ?? "",
-        ].map { Table.Cell($0) })
-    }
-    return table
+    SessionSummary.reportColumns.table(sessions)
   }
 
   /// The recorded environment variables sorted by name, `NAME=value, …`, values as recorded
@@ -118,38 +98,14 @@ enum ReportText {
     return parts.joined(separator: " · ")
   }
 
+  /// The flag's two cohorts (``ReportCohortRow/columns``).
   static func cohortTable(_ flag: FlagReport) -> Table {
-    var table = Table(
-      columns: ["cohort", "n", "error rate", "95% interval", "p50", "p95", "p99"],
-      numeric: [1, 2, 4, 5, 6])
-    for (name, cohort) in [("on", flag.on), ("off", flag.off)] {
-      table.rows.append(
-        [
-          name, String(cohort.n), Formatting.percent(cohort.errorRate),
-          interval(cohort.interval), Formatting.duration(cohort.p50Nanoseconds),
-          Formatting.duration(cohort.p95Nanoseconds),
-          Formatting.duration(cohort.p99Nanoseconds) + (cohort.p99Insufficient ? "*" : ""),
-        ].map { Table.Cell($0) })
-    }
-    return table
+    ReportCohortRow.columns.table(ReportCohortRow.rows(of: flag))
   }
 
+  /// Each handler (``RolloutReport/HandlerRow/columns``).
   static func handlerTable(_ handlers: [RolloutReport.HandlerRow]) -> Table {
-    var table = Table(
-      columns: ["handler", "n", "failed", "error rate", "95% interval", "p50", "p95", "p99"],
-      numeric: [1, 2, 3, 5, 6, 7])
-    for row in handlers {
-      let points = row.latency.points
-      table.rows.append(
-        [
-          row.errors.key, String(row.errors.n), String(row.errors.failed),
-          Formatting.percent(row.errors.rate), interval(row.errors.interval),
-        ].map { Table.Cell($0) }
-          + points.map {
-            Table.Cell(Formatting.duration($0.nanoseconds) + ($0.insufficient ? "*" : ""))
-          })
-    }
-    return table
+    RolloutReport.HandlerRow.columns.table(handlers)
   }
 
   static func changeLine(_ change: FlagReport.Change) -> String {
