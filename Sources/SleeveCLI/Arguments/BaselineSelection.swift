@@ -13,12 +13,13 @@ enum BaselineSelection {
   static let baselineOption = Option<String>(
     "baseline", value: "selection",
     help: "What to judge against, e.g. 'branch=main,last=20' (terms: "
-      + SessionTerms.names.joined(separator: ", ") + ").")
+      + SessionTerms.names.joined(separator: ", ") + ").", completion: .none)
   static let baseline = baselineOption.spec
   /// `--candidate`: what to judge, a selection (default `session=last`).
   static let candidateOption = Option<String>(
     "candidate", value: "selection",
-    help: "What to judge (default: 'session=last', the last session the filters allow).")
+    help: "What to judge (default: 'session=last', the last session the filters allow).",
+    completion: .none)
   static let candidate = candidateOption.spec
   /// `--allow-overlap`.
   static let allowOverlapFlag = Flag(
@@ -26,22 +27,24 @@ enum BaselineSelection {
   static let allowOverlap = allowOverlapFlag.spec
   /// `--min-samples`: the fewest invocations per side for a verdict.
   static let minSamples = Option<Int>(
-    "min-samples", value: "n", help: "Fewest invocations per side for a verdict (default: 30)."
+    "min-samples", value: "n", help: "Fewest invocations per side for a verdict (default: 30).",
+    completion: .none
   ) { text throws(ValueError) in try ValueParsers.count(text, minimum: 1) }
   /// `--min-error-change`.
   static let minErrorChange = Option<Double>(
     "min-error-change", value: "rate",
-    help: "Smallest error-rate rise that counts (default: 1%, one point).",
+    help: "Smallest error-rate rise that counts (default: 1%, one point).", completion: .none,
     parse: ValueParsers.rate)
   /// `--min-latency-change`.
   static let minLatencyChange = Option<Int64>(
     "min-latency-change", value: "duration",
-    help: "Smallest latency shift that counts (default: 10us).", parse: ValueParsers.duration)
+    help: "Smallest latency shift that counts (default: 10us).", completion: .none,
+    parse: ValueParsers.duration)
   /// `--min-relative-change`.
   static let minRelativeChange = Option<Double>(
     "min-relative-change", value: "rate",
     help: "Smallest change relative to the baseline that counts (default: 10%).",
-    parse: ValueParsers.rate)
+    completion: .none, parse: ValueParsers.rate)
   static let judging = [
     minSamples.spec, minErrorChange.spec, minLatencyChange.spec, minRelativeChange.spec,
   ]
@@ -86,7 +89,8 @@ enum BaselineSelection {
   /// `--failure-limit`: in how many candidate sessions a regression must be found.
   static let failureLimitOption = Option<Int>(
     "failure-limit", value: "k",
-    help: "Roll back only for a regression found in k of the candidate sessions (default: 1)."
+    help: "Roll back only for a regression found in k of the candidate sessions (default: 1).",
+    completion: .none
   ) { text throws(ValueError) in
     try ValueParsers.count(text, minimum: 1, maximum: SessionTerms.maximumLast)
   }

@@ -35,7 +35,7 @@ enum FlakyCommand: Command {
   static let brokenShare = Option<Double>(
     "broken-share", value: "rate",
     help: "Broken above this share of failed runs, e.g. 0.5 or 50% (default 50%).",
-    parse: ValueParsers.rate)
+    completion: .none, parse: ValueParsers.rate)
   /// `--broken-commits n`.
   static let brokenCommits = count(
     "broken-commits", help: "Broken over every session of its last n commits (default 3).")
@@ -47,7 +47,7 @@ enum FlakyCommand: Command {
 
   /// A count option, 1 to ``maximumCount``.
   private static func count(_ name: String, help: String) -> Option<Int> {
-    Option(name, value: "n", help: help) { text throws(ValueError) in
+    Option(name, value: "n", help: help, completion: .none) { text throws(ValueError) in
       try ValueParsers.count(text, minimum: 1, maximum: maximumCount)
     }
   }
