@@ -54,14 +54,18 @@ struct BaselineGateArguments {
   }
 
   /// The request: the baseline's sessions against the candidate's (`candidate`, the
-  /// command's selection), an overlap refused unless `--allow-overlap`. Notes on stderr a
-  /// failure limit the candidate cannot reach.
+  /// command's selection, whose sessions are resolved already), an overlap refused unless
+  /// `--allow-overlap`. Notes on stderr a failure limit the candidate cannot reach.
   func request(
-    candidate: QueryFilter, in database: QueryDatabase, arguments: ParsedArguments,
+    candidate: OutcomeSelection, in database: QueryDatabase, arguments: ParsedArguments,
     context: CommandContext
   ) throws -> BaselineRequest {
-    let sides = try BaselineSelection.sessions(
-      baseline: baseline, candidate: candidate, in: database, arguments: arguments,
+    let sides = (
+      baseline: try database.sessions(of: .baseline, matching: baseline),
+      candidate: candidate.sessions
+    )
+    try BaselineSelection.refuseOverlap(
+      baseline: sides.baseline, candidate: sides.candidate, arguments: arguments,
       context: context)
     if sides.candidate.count < failureLimit {
       context.console.error(

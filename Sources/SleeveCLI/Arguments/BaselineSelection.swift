@@ -143,6 +143,17 @@ enum BaselineSelection {
   ) throws -> (baseline: [SessionSummary], candidate: [SessionSummary]) {
     let before = try database.sessions(of: .baseline, matching: baseline)
     let after = try database.sessions(of: .candidate, matching: candidate)
+    try refuseOverlap(baseline: before, candidate: after, arguments: arguments, context: context)
+    return (before, after)
+  }
+
+  /// Refuses sessions in both sides unless `--allow-overlap`.
+  ///
+  /// - Throws: `UsageError` naming the shared sessions (the first 10).
+  static func refuseOverlap(
+    baseline before: [SessionSummary], candidate after: [SessionSummary],
+    arguments: ParsedArguments, context: CommandContext
+  ) throws {
     let shared = Set(before.map(\.id)).intersection(after.map(\.id)).sorted()
     if !shared.isEmpty && !arguments.has(allowOverlapFlag) {
       throw UsageError(
@@ -154,6 +165,5 @@ enum BaselineSelection {
               + (shared.count > 10 ? ", …" : ""))
           + "; narrow one of them, or pass --allow-overlap", command: context.command.name)
     }
-    return (before, after)
   }
 }

@@ -98,7 +98,7 @@ enum CheckCommand: Command {
       let selection = try database.select(filter, by: .handler)
       context.noteUnmatched(selection)
       let request = try against?.request(
-        candidate: filter, in: database, arguments: arguments, context: context)
+        candidate: selection, in: database, arguments: arguments, context: context)
       return try database.gateAnswer(
         in: selection, thresholds: thresholds, options: options, against: request)
     }

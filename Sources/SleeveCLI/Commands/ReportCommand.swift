@@ -50,7 +50,7 @@ enum ReportCommand: Command {
       let selection = try database.select(filter, by: .handler)
       context.noteUnmatched(selection)
       let request = try against?.request(
-        candidate: filter, in: database, arguments: arguments, context: context)
+        candidate: selection, in: database, arguments: arguments, context: context)
       let report = try database.rolloutReport(
         in: selection, minSamples: minSamples, against: request)
       let drawn = request?.sessions ?? report.sessions
