@@ -32,8 +32,8 @@ struct CommandDeclarationTests {
     #expect(
       BaselineGateArguments.quarantineOption.spec.completion
         == .choices(["list", "flaky", "none"]))
-    #expect(ReportOptions.format.spec.completion == .choices(["markdown", "json", "html"]))
-    #expect(ReportOptions.out.spec.completion == .files)
+    #expect(ReportCommand.formatOption.spec.completion == .choices(["markdown", "json", "html"]))
+    #expect(ReportCommand.out.spec.completion == .files)
     #expect(LintCommand.disable.spec.completion == .choices(LintCheck.allCases.map(\.id)))
   }
 

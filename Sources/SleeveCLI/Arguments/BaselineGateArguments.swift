@@ -11,13 +11,9 @@ struct BaselineGateArguments {
     [
       BaselineSelection.baseline, BaselineSelection.failureLimit, BaselineSelection.allowOverlap,
       quarantineOption.spec,
-    ]
-    + [
-      BaselineSelection.minErrorChange.spec, BaselineSelection.minLatencyChange.spec,
-      BaselineSelection.minRelativeChange.spec,
-    ]
+    ] + BaselineSelection.judging.filter { $0.name != BaselineSelection.minSamples.spec.name }
 
-  /// `--quarantine list|flaky|none`; its completion offers the three.
+  /// `--quarantine list|flaky|none`: which handlers the comparison does not count.
   static let quarantineOption = Option<BaselineRequest.Quarantine>(
     "quarantine", value: "which",
     help: "Not counted: list (default: the quarantine list), flaky (and flaky ones) or none.")
@@ -39,17 +35,16 @@ struct BaselineGateArguments {
     throws -> BaselineGateArguments?
   {
     guard arguments.text(of: BaselineSelection.baselineOption) != nil else {
-      if let given = arguments.given(among: options).first {
+      for option in options where arguments.gives(option) {
         throw UsageError(
-          "--\(given.name) applies to --baseline; give --baseline too",
+          "--\(option.name) applies to --baseline; give --baseline too",
           command: context.command.name)
       }
       return nil
     }
     let failureLimit = try context.value(BaselineSelection.failureLimitOption, in: arguments) ?? 1
     let baseline = try context.value(BaselineSelection.baselineOption, in: arguments) {
-      text throws(ValueError) in
-      try BaselineSelection.parse(text, on: filter.handlersOnly)
+      text throws(ValueError) in try BaselineSelection.parse(text, on: filter.handlersOnly)
     }
     let quarantine = try context.value(quarantineOption, in: arguments) ?? .list
     return BaselineGateArguments(
@@ -59,14 +54,18 @@ struct BaselineGateArguments {
   }
 
   /// The request: the baseline's sessions against the candidate's (`candidate`, the
-  /// command's selection), an overlap refused unless `--allow-overlap`. Notes on stderr a
-  /// failure limit the candidate cannot reach.
+  /// command's selection, whose sessions are resolved already), an overlap refused unless
+  /// `--allow-overlap`. Notes on stderr a failure limit the candidate cannot reach.
   func request(
-    candidate: QueryFilter, in database: QueryDatabase, arguments: ParsedArguments,
+    candidate: OutcomeSelection, in database: QueryDatabase, arguments: ParsedArguments,
     context: CommandContext
   ) throws -> BaselineRequest {
-    let sides = try BaselineSelection.sessions(
-      baseline: baseline, candidate: candidate, in: database, arguments: arguments,
+    let sides = (
+      baseline: try database.sessions(of: .baseline, matching: baseline),
+      candidate: candidate.sessions
+    )
+    try BaselineSelection.refuseOverlap(
+      baseline: sides.baseline, candidate: sides.candidate, arguments: arguments,
       context: context)
     if sides.candidate.count < failureLimit {
       context.console.error(

@@ -9,50 +9,51 @@ import SleeveQuery
 /// `commit=4f2a9c1`, `session=last`. The filters given as options (`--test`, `--control`, …)
 /// apply to both sides; each side's terms narrow them further.
 enum BaselineSelection {
-  /// `--baseline <selection>`, read on top of the shared filter (``parse(_:on:)``).
+  /// `--baseline`: what to judge against, a selection (``parse(_:on:)``).
   static let baselineOption = Option<String>(
     "baseline", value: "selection",
     help: "What to judge against, e.g. 'branch=main,last=20' (terms: "
-      + SessionTerms.names.joined(separator: ", ") + ").")
-  /// `--candidate <selection>`, read as `--baseline` is.
+      + SessionTerms.names.joined(separator: ", ") + ").", completion: .none)
+  static let baseline = baselineOption.spec
+  /// `--candidate`: what to judge, a selection (default `session=last`).
   static let candidateOption = Option<String>(
     "candidate", value: "selection",
-    help: "What to judge (default: 'session=last', the last session the filters allow).")
+    help: "What to judge (default: 'session=last', the last session the filters allow).",
+    completion: .none)
+  static let candidate = candidateOption.spec
   /// `--allow-overlap`.
   static let allowOverlapFlag = Flag(
     "allow-overlap", help: "Allow a session in both the baseline and the candidate.")
-  /// `--min-samples <n>`.
-  static let minSamples = Option(
-    "min-samples", value: "n", help: "Fewest invocations per side for a verdict (default: 30)."
+  static let allowOverlap = allowOverlapFlag.spec
+  /// `--min-samples`: the fewest invocations per side for a verdict.
+  static let minSamples = Option<Int>(
+    "min-samples", value: "n", help: "Fewest invocations per side for a verdict (default: 30).",
+    completion: .none
   ) { text throws(ValueError) in try ValueParsers.count(text, minimum: 1) }
-  /// `--min-error-change <rate>`.
-  static let minErrorChange = Option(
+  /// `--min-error-change`.
+  static let minErrorChange = Option<Double>(
     "min-error-change", value: "rate",
-    help: "Smallest error-rate rise that counts (default: 1%, one point).",
+    help: "Smallest error-rate rise that counts (default: 1%, one point).", completion: .none,
     parse: ValueParsers.rate)
-  /// `--min-latency-change <duration>`.
-  static let minLatencyChange = Option(
+  /// `--min-latency-change`.
+  static let minLatencyChange = Option<Int64>(
     "min-latency-change", value: "duration",
-    help: "Smallest latency shift that counts (default: 10us).", parse: ValueParsers.duration)
-  /// `--min-relative-change <rate>`.
-  static let minRelativeChange = Option(
+    help: "Smallest latency shift that counts (default: 10us).", completion: .none,
+    parse: ValueParsers.duration)
+  /// `--min-relative-change`.
+  static let minRelativeChange = Option<Double>(
     "min-relative-change", value: "rate",
     help: "Smallest change relative to the baseline that counts (default: 10%).",
-    parse: ValueParsers.rate)
-
-  /// The specs of ``baselineOption``, ``candidateOption`` and ``allowOverlapFlag``, as the
-  /// comparing commands list them.
-  static let baseline = baselineOption.spec
-  static let candidate = candidateOption.spec
-  static let allowOverlap = allowOverlapFlag.spec
-  /// The judging options, in the order help lists them.
+    completion: .none, parse: ValueParsers.rate)
   static let judging = [
     minSamples.spec, minErrorChange.spec, minLatencyChange.spec, minRelativeChange.spec,
   ]
 
   /// The filter options of a comparison: every query filter but `--session` and `--last`,
   /// which only a side's selection can say.
-  static let filters = SharedOptions.filters.filter { $0.name != "session" && $0.name != "last" }
+  static let filters = SharedOptions.filters.filter {
+    $0.name != SessionTerms.session.spec.name && $0.name != SessionTerms.last.spec.name
+  }
 
   /// Parses one selection on top of `base`.
   ///
@@ -85,14 +86,14 @@ enum BaselineSelection {
     return filter
   }
 
-  /// `--failure-limit <k>`: in how many candidate sessions a regression must be found.
-  static let failureLimitOption = Option(
+  /// `--failure-limit`: in how many candidate sessions a regression must be found.
+  static let failureLimitOption = Option<Int>(
     "failure-limit", value: "k",
-    help: "Roll back only for a regression found in k of the candidate sessions (default: 1)."
+    help: "Roll back only for a regression found in k of the candidate sessions (default: 1).",
+    completion: .none
   ) { text throws(ValueError) in
     try ValueParsers.count(text, minimum: 1, maximum: SessionTerms.maximumLast)
   }
-  /// The spec of ``failureLimitOption``.
   static let failureLimit = failureLimitOption.spec
 
   /// The judging options given (`--min-samples`, `--min-error-change`, …) over the defaults.
@@ -100,16 +101,13 @@ enum BaselineSelection {
     -> DiffOptions
   {
     var options = DiffOptions()
-    if let value = try context.value(minSamples, in: arguments) { options.minSamples = value }
-    if let value = try context.value(minErrorChange, in: arguments) {
-      options.minErrorChange = value
-    }
-    if let value = try context.value(minLatencyChange, in: arguments) {
-      options.minLatencyChangeNanoseconds = value
-    }
-    if let value = try context.value(minRelativeChange, in: arguments) {
-      options.minRelativeChange = value
-    }
+    options.minSamples = try context.value(minSamples, in: arguments) ?? options.minSamples
+    options.minErrorChange =
+      try context.value(minErrorChange, in: arguments) ?? options.minErrorChange
+    options.minLatencyChangeNanoseconds =
+      try context.value(minLatencyChange, in: arguments) ?? options.minLatencyChangeNanoseconds
+    options.minRelativeChange =
+      try context.value(minRelativeChange, in: arguments) ?? options.minRelativeChange
     return options
   }
 
@@ -145,6 +143,17 @@ enum BaselineSelection {
   ) throws -> (baseline: [SessionSummary], candidate: [SessionSummary]) {
     let before = try database.sessions(of: .baseline, matching: baseline)
     let after = try database.sessions(of: .candidate, matching: candidate)
+    try refuseOverlap(baseline: before, candidate: after, arguments: arguments, context: context)
+    return (before, after)
+  }
+
+  /// Refuses sessions in both sides unless `--allow-overlap`.
+  ///
+  /// - Throws: `UsageError` naming the shared sessions (the first 10).
+  static func refuseOverlap(
+    baseline before: [SessionSummary], candidate after: [SessionSummary],
+    arguments: ParsedArguments, context: CommandContext
+  ) throws {
     let shared = Set(before.map(\.id)).intersection(after.map(\.id)).sorted()
     if !shared.isEmpty && !arguments.has(allowOverlapFlag) {
       throw UsageError(
@@ -156,6 +165,5 @@ enum BaselineSelection {
               + (shared.count > 10 ? ", …" : ""))
           + "; narrow one of them, or pass --allow-overlap", command: context.command.name)
     }
-    return (before, after)
   }
 }

@@ -105,6 +105,10 @@ extension ParsedArguments {
   /// The text given for `option` (the last, when repeated), before it is parsed.
   func text<Value>(of option: Option<Value>) -> String? { self[option.spec.name] }
 
+  /// Whether the option `spec` declares was given, with a value or as a flag (a check over
+  /// a list of declarations, e.g. options that apply only beside another).
+  func gives(_ spec: OptionSpec) -> Bool { self[spec.name] != nil || has(spec.name) }
+
   /// Every text given for `option`, in order.
   func texts<Value>(of option: Option<Value>) -> [String] { all(option.spec.name) }
 }
@@ -114,6 +118,24 @@ extension CommandContext {
   /// parser refuses is a ``UsageError`` naming the option, the value and the reason.
   func value<Value>(_ option: Option<Value>, in arguments: ParsedArguments) throws -> Value? {
     try option.value(in: arguments, command: command.name)
+  }
+
+  /// The value of `option` (the last given), parsed and then read by `transform` (a value
+  /// whose meaning depends on other options, e.g. a selection on top of the shared filter);
+  /// `nil` when it was not given. A refusal of either is a ``UsageError`` naming the option.
+  func value<Value, Result>(
+    _ option: Option<Value>, in arguments: ParsedArguments,
+    _ transform: (Value) throws(ValueError) -> Result
+  ) throws -> Result? {
+    guard let text = arguments.text(of: option),
+      let value = try option.value(in: arguments, command: command.name)
+    else { return nil }
+    do {
+      return try transform(value)
+    } catch {
+      throw UsageError.invalidValue(
+        text, for: option.spec, in: command.name, because: error.reason)
+    }
   }
 
   /// Every value given for `option`, parsed, in order.

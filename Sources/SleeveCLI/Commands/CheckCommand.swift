@@ -37,23 +37,48 @@ enum CheckCommand: Command {
       """,
     options: [SharedOptions.db.spec, JudgedFormat.option] + TerminalDisplay.options
       + SharedOptions.filters + [
-        OptionSpec(
-          "max-error-rate", value: "rate", help: "Highest acceptable error rate (0.02 or 2%)."),
-        OptionSpec("max-p99", value: "duration", help: "Highest acceptable p99 (e.g. 50ms)."),
-        OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict."),
-        OptionSpec(
-          "apply", help: "Roll back, advance a stage or complete each flag, as its verdict says."),
-        OptionSpec(
-          "sequential", help: "Compare flag-on and flag-off by confidence sequences (with --apply)."
-        ),
-        OptionSpec("fixed-horizon", help: "Compare by the fixed-horizon tests (without --apply)."),
-        OptionSpec(
-          "critical", value: "checks", help: "Checks that decide, comma-separated (the default)."),
-        OptionSpec("advisory", value: "checks", help: "Checks reported that never decide."),
-        OptionSpec(
-          "max-data-loss", value: "rate",
-          help: "Most of a rollout cohort in sessions that lost data (default 5%)."),
+        maxErrorRate.spec, maxP99.spec, minSamples.spec, applyFlag.spec, sequential.spec,
+        fixedHorizon.spec, critical.spec, advisory.spec, maxDataLoss.spec,
       ] + BaselineGateArguments.options + SharedOptions.method)
+
+  /// `--max-error-rate rate`.
+  static let maxErrorRate = Option<Double>(
+    "max-error-rate", value: "rate", help: "Highest acceptable error rate (0.02 or 2%).",
+    completion: .none, parse: ValueParsers.rate)
+  /// `--max-p99 duration`.
+  static let maxP99 = Option<Int64>(
+    "max-p99", value: "duration", help: "Highest acceptable p99 (e.g. 50ms).", completion: .none,
+    parse: ValueParsers.duration)
+  /// `--min-samples n`: the floor of the flags' checks and of the comparison's.
+  static let minSamples = Option<Int>(
+    "min-samples", value: "n", help: "Fewest samples for a verdict.", completion: .none
+  ) { text throws(ValueError) in try ValueParsers.count(text, minimum: 1) }
+  /// `--apply`.
+  static let applyFlag = Flag(
+    "apply", help: "Roll back, advance a stage or complete each flag, as its verdict says.")
+  /// `--sequential`.
+  static let sequential = Flag(
+    "sequential", help: "Compare flag-on and flag-off by confidence sequences (with --apply).")
+  /// `--fixed-horizon`.
+  static let fixedHorizon = Flag(
+    "fixed-horizon", help: "Compare by the fixed-horizon tests (without --apply).")
+  /// `--critical checks`.
+  static let critical = checks(
+    "critical", help: "Checks that decide, comma-separated (the default).")
+  /// `--advisory checks`.
+  static let advisory = checks("advisory", help: "Checks reported that never decide.")
+  /// `--max-data-loss rate`.
+  static let maxDataLoss = Option<Double>(
+    "max-data-loss", value: "rate",
+    help: "Most of a rollout cohort in sessions that lost data (default 5%).", completion: .none,
+    parse: ValueParsers.rate)
+
+  /// A comma-separated list of checks (`FlagCheck`).
+  private static func checks(_ name: String, help: String) -> Option<[FlagCheck]> {
+    Option(name, value: "checks", help: help, completion: .none) { text throws(ValueError) in
+      try ValueParsers.list(text, of: FlagCheck.self)
+    }
+  }
 
   static var usesSharedFormat: Bool { false }
 
@@ -62,58 +87,56 @@ enum CheckCommand: Command {
     let format = try JudgedFormat.parse(arguments, context: &context)
     let filter = try SharedOptions.filter(arguments, context: context)
     let thresholds = GateThresholds(
-      maxErrorRate: try context.value("max-error-rate", in: arguments, ValueParsers.rate),
-      maxP99Nanoseconds: try context.value("max-p99", in: arguments, ValueParsers.duration),
-      minSamples: try context.value("min-samples", in: arguments) { text throws(ValueError) in
-        try ValueParsers.count(text, minimum: 1)
-      })
+      maxErrorRate: try context.value(maxErrorRate, in: arguments),
+      maxP99Nanoseconds: try context.value(maxP99, in: arguments),
+      minSamples: try context.value(minSamples, in: arguments))
     let against = try BaselineGateArguments.parse(arguments, filter: filter, context: context)
     let options = try verdictOptions(arguments, context: context)
     let database = try context.openDatabase()
-    let (sessions, planText, result) = try database.snapshot {
+    let answer = try database.snapshot {
       try database.verifyIntegrity()
-      let sessions = try database.sessions(matching: filter)
-      try context.noteUnmatchedFilters(filter, in: database)
+      let selection = try database.select(filter, by: .handler)
+      context.noteUnmatched(selection)
       let request = try against?.request(
-        candidate: filter, in: database, arguments: arguments, context: context)
-      let result = try database.gate(
-        matching: filter, thresholds: thresholds, options: options, against: request)
-      // A flag judged at the share it serves is judged on per-share cohorts (raw rows).
-      var planText = try database.answerPlan(for: sessions, method: filter.method).sentence(
-        showsStages: result.reports.contains { $0.history.last?.percent != nil })
-      if let request {
-        // The comparison reads both sides alike; when that differs from the gate's own
-        // reading, the header says both.
-        let compared = try database.answerPlan(
-          for: request.baseline + request.candidate, method: filter.method, grouping: .handler
-        ).sentence
-        if compared != planText { planText += " Baseline comparison: " + compared }
-      }
-      return (sessions, planText, result)
+        candidate: selection, in: database, arguments: arguments, context: context)
+      return try database.gateAnswer(
+        in: selection, thresholds: thresholds, options: options, against: request)
+    }
+    let result = answer.result
+    // A flag judged at the share it serves is judged on per-share cohorts (raw rows).
+    var planText = answer.selection.plan.sentence(
+      showsStages: result.reports.contains { $0.history.last?.percent != nil })
+    // The comparison reads both sides alike; when that differs from the gate's own reading,
+    // the header says both.
+    if let compared = answer.comparedPlan?.sentence, compared != planText {
+      planText += " Baseline comparison: " + compared
     }
     let decision = result.decision
     let exit = try exitCode(for: decision)
-    let json = JSONValue.object([
-      ("decision", .string(decision.rawValue)), ("exitCode", .int(Int64(exit.rawValue))),
-      ("sessions", .array(sessions.map { .int($0.id) })),
-      ("answeredFrom", .string(planText)),
-      ("flags", .array(result.flags.map(VerdictJSON.flag))),
-      ("checks", .array(result.global.map(VerdictJSON.check))),
-      ("baseline", .array(result.baseline.map(VerdictJSON.check))),
-    ])
-    let table = VerdictTable.table(result.checks, detail: against != nil)
     let header =
-      "\(SharedOptions.sessionsLine(sessions)). Decision: \(decision.rawValue) "
+      "\(SharedOptions.sessionsLine(answer.selection.sessions)). Decision: \(decision.rawValue) "
       + "(exit \(exit.rawValue)). " + planText
+    let columns = GateCheck.columns(detail: against != nil)
     if let ci = format.ci {
       let markdown =
-        "### sleeve check\n\n**\(MarkdownText.escaped(header))**\n\n" + table.markdown
+        "### sleeve check\n\n**\(MarkdownText.escaped(header))**\n\n"
+        + columns.table(result.checks).markdown
       try ci.emit(
         CIReport.gate(result.checks, summary: header, markdown: markdown), context: context)
     } else {
-      context.print(table: table, json: json, header: header)
+      context.print(
+        AnswerView(
+          header: [header],
+          document: [
+            ("decision", .string(decision.rawValue)), ("exitCode", .int(Int64(exit.rawValue))),
+            ("sessions", .array(answer.selection.sessions.map { .int($0.id) })),
+            ("answeredFrom", .string(planText)),
+            ("flags", .array(result.flags.map(VerdictJSON.flag))),
+            ("checks", GateCheck.columns().json(result.global)),
+            ("baseline", GateCheck.columns().json(result.baseline)),
+          ], columns: columns, rows: result.checks))
     }
-    if arguments.has("apply") {
+    if arguments.has(applyFlag) {
       try apply(result, context: context)
     }
     return exit
@@ -146,18 +169,14 @@ enum CheckCommand: Command {
   private static func verdictOptions(_ arguments: ParsedArguments, context: CommandContext)
     throws -> FlagVerdict.Options
   {
-    if arguments.has("sequential") && arguments.has("fixed-horizon") {
+    if arguments.has(sequential) && arguments.has(fixedHorizon) {
       throw UsageError("--sequential and --fixed-horizon exclude each other", command: spec.name)
     }
     var options = FlagVerdict.Options(
-      sequential: arguments.has("sequential")
-        || (arguments.has("apply") && !arguments.has("fixed-horizon")))
-    for (name, severity) in [("critical", CheckSeverity.critical), ("advisory", .advisory)] {
-      let checks =
-        try context.value(name, in: arguments) { text throws(ValueError) in
-          try ValueParsers.list(text, of: FlagCheck.self)
-        } ?? []
-      for check in checks {
+      sequential: arguments.has(sequential)
+        || (arguments.has(applyFlag) && !arguments.has(fixedHorizon)))
+    for (option, severity) in [(critical, CheckSeverity.critical), (advisory, .advisory)] {
+      for check in try context.value(option, in: arguments) ?? [] {
         if options.severities[check] != nil, options.severities[check] != severity {
           throw UsageError(
             "--critical and --advisory both name '\(check.rawValue)'", command: spec.name)
@@ -165,7 +184,7 @@ enum CheckCommand: Command {
         options.severities[check] = severity
       }
     }
-    if let share = try context.value("max-data-loss", in: arguments, ValueParsers.rate) {
+    if let share = try context.value(maxDataLoss, in: arguments) {
       options.maximumLostShare = share
     }
     return options

@@ -35,61 +35,52 @@ enum DiffCommand: Command {
           + "flag or variant", command: spec.name)
     }
     let database = try context.openDatabase()
-    let (plan, diff, stages) = try database.snapshot {
+    let answer = try database.snapshot {
       let sessions = try BaselineSelection.sessions(
         baseline: sides.baseline, candidate: sides.candidate, in: database,
         arguments: arguments, context: context)
-      try context.noteUnmatchedFilters(sides.shared, in: database)
-      let plan = try database.answerPlan(
-        for: sessions.baseline + sessions.candidate, method: sides.shared.method,
-        grouping: grouping)
-      return (
-        plan,
-        try database.diff(
-          baseline: sessions.baseline, candidate: sessions.candidate, filter: sides.shared,
-          by: grouping, options: sides.options),
-        [
-          ("baseline", try database.rolloutStages(in: sessions.baseline, filter: sides.shared)),
-          ("candidate", try database.rolloutStages(in: sessions.candidate, filter: sides.shared)),
-        ]
-      )
+      return try database.diffAnswer(
+        baseline: sessions.baseline, candidate: sessions.candidate, filter: sides.shared,
+        by: grouping, options: sides.options)
     }
+    for note in answer.unmatchedFilters {
+      context.console.error("Note: \(TerminalText.escaped(note))\n")
+    }
+    let diff = answer.diff
     if let ci = format.ci {
       try ci.emit(CIReport.diff(diff), context: context)
     } else if context.format == .markdown {
       context.console.out(
-        DiffTable.markdown(diff, title: "sleeve diff") + stageSections(stages, context))
+        DiffTable.markdown(diff, title: "sleeve diff") + stageSections(answer, context))
     } else {
-      var json = DiffTable.json(diff)
-      if case .object(let fields) = json, stages.contains(where: { !$0.1.isEmpty }) {
-        let rollouts = stages.map { side, flags in
-          (
-            side,
-            JSONValue.object(
-              flags.sorted { $0.key < $1.key }.map { ($0.key, FlagJSON.cohorts($0.value)) })
-          )
-        }
-        json = .object(fields + [("rollouts", .object(rollouts))])
+      let rollouts = answer.rollouts.map { side, flags in
+        (
+          side.rawValue,
+          JSONValue.object(
+            flags.sorted { $0.key < $1.key }.map { ($0.key, FlagJSON.cohorts($0.value)) })
+        )
       }
       context.print(
-        table: DiffTable.table(diff), json: json,
-        header: DiffTable.summary(diff) + ". " + DiffTable.sidesLine(diff) + " "
-          + plan.sentence(showsStages: stages.contains { !$0.1.isEmpty }))
-      if context.format == .table { context.console.out(stageSections(stages, context)) }
+        DiffTable.view(
+          diff,
+          header: [
+            DiffTable.summary(diff) + ". " + DiffTable.sidesLine(diff) + " "
+              + answer.plan.sentence(showsStages: answer.showsStages)
+          ],
+          trailingFields: answer.showsStages ? [("rollouts", .object(rollouts))] : []))
+      if context.format == .table { context.console.out(stageSections(answer, context)) }
     }
     return .success
   }
 
   /// Each side's rollout cohorts per served share, flag by flag; empty without rollouts.
-  private static func stageSections(
-    _ sides: [(String, [String: [StageCohorts]])], _ context: CommandContext
-  ) -> String {
+  private static func stageSections(_ answer: DiffAnswer, _ context: CommandContext) -> String {
     var out = ""
-    for (side, flags) in sides {
+    for (side, flags) in answer.rollouts {
       for (flag, stages) in flags.sorted(by: { $0.key < $1.key }) where !stages.isEmpty {
-        let table = ReportText.stageTable(stages)
+        let table = StageCohorts.columns.table(stages)
         out +=
-          "\n" + context.format.escapedLine("Rollout of \(flag), \(side):") + "\n"
+          "\n" + context.format.escapedLine("Rollout of \(flag), \(side.rawValue):") + "\n"
           + (context.format == .table
             ? TableLayout.render(table, header: [], display: context.display) : table.markdown)
       }

@@ -17,40 +17,42 @@ enum ReportCommand: Command {
       (an overlap is refused unless --allow-overlap), the regressions and new failure types
       first; the HTML trend then draws the baseline's sessions and the selected ones.
       """,
-    options: [
-      SharedOptions.db.spec,
-      OptionSpec("format", value: "format", help: "markdown (default), json or html."),
-    ] + SharedOptions.filters + [
-      OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict.")
-    ] + BaselineGateArguments.options + [
-      OptionSpec("out", value: "file", help: "Write the report to a file instead of stdout.")
-    ] + SharedOptions.method)
+    options: [SharedOptions.db.spec, formatOption.spec] + SharedOptions.filters
+      + [minSamples.spec] + BaselineGateArguments.options + [out.spec] + SharedOptions.method)
+
+  /// `--format markdown|json|html`.
+  static let formatOption = Option<Format>(
+    "format", value: "format", help: "markdown (default), json or html.")
+  /// `--min-samples n`.
+  static let minSamples = Option<Int>(
+    "min-samples", value: "n", help: "Fewest samples for a verdict.", completion: .none
+  ) { text throws(ValueError) in try ValueParsers.count(text, minimum: 1) }
+  /// `--out file`.
+  static let out = Option<String>(
+    "out", value: "file", help: "Write the report to a file instead of stdout.",
+    completion: .files)
 
   static var usesSharedFormat: Bool { false }
 
   /// The formats a report comes in.
-  enum Format: String, CaseIterable {
+  enum Format: String, CaseIterable, Sendable {
     case markdown, json, html
   }
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     let filter = try SharedOptions.filter(arguments, context: context)
-    let format =
-      try context.value("format", in: arguments) { text throws(ValueError) in
-        try ValueParsers.choice(text, of: Format.self)
-      } ?? .markdown
-    let minSamples = try context.value("min-samples", in: arguments) { text throws(ValueError) in
-      try ValueParsers.count(text, minimum: 1)
-    }
+    let format = try context.value(formatOption, in: arguments) ?? .markdown
+    let minSamples = try context.value(Self.minSamples, in: arguments)
     let against = try BaselineGateArguments.parse(arguments, filter: filter, context: context)
     let database = try context.openDatabase()
     let (report, trends): (RolloutReport, [HandlerTrend]) = try database.snapshot {
       try database.verifyIntegrity()
-      try context.noteUnmatchedFilters(filter, in: database)
+      let selection = try database.select(filter, by: .handler)
+      context.noteUnmatched(selection)
       let request = try against?.request(
-        candidate: filter, in: database, arguments: arguments, context: context)
+        candidate: selection, in: database, arguments: arguments, context: context)
       let report = try database.rolloutReport(
-        matching: filter, minSamples: minSamples, against: request)
+        in: selection, minSamples: minSamples, against: request)
       let drawn = request?.sessions ?? report.sessions
       guard format == .html, drawn.count > 1 else { return (report, []) }
       return (
@@ -65,7 +67,7 @@ enum ReportCommand: Command {
       case .json: JSONReport.render(report).text + "\n"
       case .html: HTMLReport.render(report, trends: trends)
       }
-    if let out = arguments["out"] {
+    if let out = arguments.text(of: Self.out) {
       let file = try OutputFile(path: out, protecting: [context.databasePath])
       try file.write(text)
       try file.finish()

@@ -6,32 +6,9 @@ enum DiffTable {
   /// The row's group as reports show it: `CheckoutView/submit` for a handler.
   static func name(_ row: DiffRow) -> String { row.key.display }
 
-  /// One row per group: the verdict, both sides' n, error rate and p99, the change, the tests
-  /// and why.
+  /// One row per group (``DiffRow/columns(for:)``).
   static func table(_ diff: BaselineDiff) -> Table {
-    var table = Table(
-      columns: [
-        "verdict", diff.grouping.rawValue, "n base", "n cand", "errors base", "errors cand",
-        "p50 base", "p50 cand", "p99 base", "p99 cand", "shift", "p (Holm)", "q (BH)", "why",
-        "method",
-      ], numeric: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], freeText: [13, 14])
-    for row in diff.rows {
-      let tests = [row.errorTest, row.latencyTest].compactMap { $0 }
-      let holm = tests.compactMap(\.holm).min()
-      let q = tests.map(\.q).min()
-      table.rows.append([
-        Table.Cell(row.verdict.rawValue, tone: tone(row.verdict)), Table.Cell(name(row)),
-        Table.Cell(String(row.baseline.n)), Table.Cell(String(row.candidate.n)),
-        rate(row.baseline), rate(row.candidate),
-        point(row.baseline, 0), point(row.candidate, 0),
-        point(row.baseline, 2), point(row.candidate, 2),
-        Table.Cell(Formatting.duration(row.latencyShift), raw: Formatting.raw(row.latencyShift)),
-        Table.Cell(VerdictTable.pValue(holm), raw: Formatting.raw(holm)),
-        Table.Cell(VerdictTable.pValue(q), raw: Formatting.raw(q)),
-        Table.Cell(why(row)), Table.Cell(method(row, options: diff.options)),
-      ])
-    }
-    return table
+    DiffRow.columns(for: diff).table(diff.rows)
   }
 
   /// The reasons, the move and the smallest detectable change, as one sentence list.
@@ -123,99 +100,34 @@ enum DiffTable {
     }
   }
 
-  private static func rate(_ side: DiffRow.Side) -> Table.Cell {
-    Table.Cell(Formatting.percent(side.errorRate), raw: Formatting.raw(side.errorRate))
-  }
-
-  private static func point(_ side: DiffRow.Side, _ index: Int) -> Table.Cell {
-    guard index < side.percentiles.count else { return Table.Cell("-", raw: "") }
-    let point = side.percentiles[index]
-    let text = Formatting.duration(point.nanoseconds)
-    return Table.Cell(
-      point.insufficient && point.nanoseconds != nil ? text + "*" : text,
-      raw: Formatting.raw(point.nanoseconds))
+  /// The comparison as every shared format prints it: `header` above the table, and the
+  /// JSON document's `by`, both sides' sessions, whether it was stratified and the summary
+  /// around its rows; `trailingFields` after them.
+  static func view(
+    _ diff: BaselineDiff, header: [String] = [], trailingFields: [(String, JSONValue)] = []
+  ) -> AnswerView<DiffRow> {
+    AnswerView(
+      header: header,
+      fields: [
+        ("by", .string(diff.grouping.rawValue)),
+        ("baselineSessions", .array(diff.baselineSessions.map { .int($0.id) })),
+        ("candidateSessions", .array(diff.candidateSessions.map { .int($0.id) })),
+        ("stratifiedByTest", .bool(diff.stratifiedByTest)),
+        ("summary", .string(summary(diff))),
+      ], rowsKey: "rows", trailingFields: trailingFields, columns: DiffRow.columns(for: diff),
+      rows: diff.rows)
   }
 
   /// The JSON of a comparison, with stable keys.
-  static func json(_ diff: BaselineDiff) -> JSONValue {
-    .object([
-      ("by", .string(diff.grouping.rawValue)),
-      ("baselineSessions", .array(diff.baselineSessions.map { .int($0.id) })),
-      ("candidateSessions", .array(diff.candidateSessions.map { .int($0.id) })),
-      ("stratifiedByTest", .bool(diff.stratifiedByTest)),
-      ("summary", .string(summary(diff))),
-      ("rows", .array(diff.rows.map(row))),
-    ])
-  }
-
-  private static func side(_ side: DiffRow.Side) -> JSONValue {
-    .object([
-      ("n", .integer(side.n)), ("failed", .integer(side.failed)),
-      ("errorRate", .number(side.errorRate)),
-      ("intervalLower", .number(side.interval?.lower)),
-      ("intervalUpper", .number(side.interval?.upper)),
-      ("p50", .number(side.percentiles.first?.nanoseconds)),
-      ("p95", .number(side.percentiles.dropFirst().first?.nanoseconds)),
-      ("p99", .number(side.percentiles.last?.nanoseconds)),
-      ("percentileMethod", .string(side.percentileMethod)),
-      ("sessions", .integer(side.sessions)),
-    ])
-  }
-
-  private static func test(_ test: DiffRow.Test?) -> JSONValue {
-    guard let test else { return .null }
-    return .object([
-      ("pValue", .number(test.pValue)), ("holm", .number(test.holm)), ("q", .number(test.q)),
-      ("method", .string(test.method)),
-    ])
-  }
-
-  private static func row(_ row: DiffRow) -> JSONValue {
-    var fields: [(String, JSONValue)] = [("verdict", .string(row.verdict.rawValue))]
-    if case .handler(let control, let handler) = row.key {
-      fields += [("control", .text(control)), ("handler", .string(handler))]
-    } else {
-      fields.append(("key", .string(row.key.display)))
-    }
-    fields += [
-      ("site", .text(row.site)), ("movedFrom", .text(row.movedFrom)),
-      ("baseline", side(row.baseline)), ("candidate", side(row.candidate)),
-      ("errorChange", .number(row.errorChange)), ("latencyShift", .number(row.latencyShift)),
-      ("errorTest", test(row.errorTest)), ("latencyTest", test(row.latencyTest)),
-      (
-        "newFailureTypes",
-        .array(
-          row.newFailureKinds.map {
-            .object([
-              ("type", .string($0.kind.type)), ("pattern", .string($0.kind.pattern)),
-              ("count", .integer($0.count)),
-            ])
-          })
-      ),
-      ("detectableErrorRise", .number(row.detectable.errorRate)),
-      ("detectableLatencyShift", .number(row.detectable.latencyShift)),
-      ("strata", row.strata.map { .integer($0) } ?? .null),
-      ("reasons", .array(row.reasons.map { .string($0) })),
-    ]
-    return .object(fields)
-  }
+  static func json(_ diff: BaselineDiff) -> JSONValue { view(diff).json }
 
   /// A PR comment: the summary line, the rows that matter (every verdict but `unchanged`) as a
   /// table, and the unchanged rows folded under `<details>`. Every cell is escaped with
   /// `MarkdownText`.
   static func markdown(_ diff: BaselineDiff, title: String) -> String {
-    let full = table(diff)
-    var matter = full
-    var rest = full
-    matter.rows = []
-    rest.rows = []
-    for (index, row) in diff.rows.enumerated() {
-      if row.verdict == .unchanged {
-        rest.rows.append(full.rows[index])
-      } else {
-        matter.rows.append(full.rows[index])
-      }
-    }
+    let columns = DiffRow.columns(for: diff)
+    let matter = columns.table(diff.rows.filter { $0.verdict != .unchanged })
+    let rest = columns.table(diff.rows.filter { $0.verdict == .unchanged })
     var out = "### \(MarkdownText.escaped(title))\n\n"
     out +=
       "**\(MarkdownText.escaped(summary(diff)))**. \(MarkdownText.escaped(sidesLine(diff)))\n\n"

@@ -3,14 +3,10 @@ import SleeveQuery
 /// The JSON parts every flag report shares (`sleeve flags`, `sleeve report --format json`), so
 /// their keys and values stay the same in both.
 enum FlagJSON {
-  /// `key`, `state`, `owner`, `maxErrorRate`, `maxP99`, `minSamples`, in that order.
+  /// `key`, `state`, `owner`, `maxErrorRate`, `maxP99`, `minSamples`, `servedPercent`, in
+  /// that order (``FlagReport/definitionColumns``).
   static func definition(_ flag: FlagReport) -> [(String, JSONValue)] {
-    [
-      ("key", .string(flag.key)), ("state", .string(flag.state)), ("owner", .text(flag.owner)),
-      ("maxErrorRate", .number(flag.maxErrorRate)), ("maxP99", .integer(flag.maxP99Nanoseconds)),
-      ("minSamples", .integer(flag.minSamples)),
-      ("servedPercent", .number(flag.servedPercent?.percent)),
-    ]
+    Columns(FlagReport.definitionColumns).members(flag)
   }
 
   /// The rollout: declared unit (`null`: none, so per fire), salt, stages, and the cohorts
@@ -37,25 +33,10 @@ enum FlagJSON {
   }
 
   /// Each served share's cohorts: units, outcomes, n, errors, p50, p99 and lost share per
-  /// arm, the outcomes outside the split, and the split's sample-ratio check.
+  /// arm, the outcomes outside the split, and the split's sample-ratio check
+  /// (``StageCohorts/columns``).
   static func cohorts(_ stages: [StageCohorts]) -> JSONValue {
-    func arm(_ arm: StageCohorts.Arm) -> JSONValue {
-      .object([
-        ("units", .integer(arm.units)), ("outcomes", .integer(arm.outcomes)),
-        ("n", .integer(arm.cohort.n)), ("failed", .integer(arm.cohort.failed)),
-        ("errorRate", .number(arm.cohort.errorRate)), ("p50", .number(arm.cohort.p50Nanoseconds)),
-        ("p99", .number(arm.cohort.p99Nanoseconds)), ("lostShare", .number(arm.lostShare)),
-      ])
-    }
-    return .array(
-      stages.map { stage in
-        let split = stage.sampleRatio
-        return .object([
-          ("percent", .number(stage.percent.percent)), ("on", arm(stage.on)),
-          ("off", arm(stage.off)), ("unassigned", .integer(stage.unassigned)),
-          ("splitPValue", .number(split?.pValue)), ("split", .text(split?.outcome.description)),
-        ])
-      })
+    StageCohorts.columns.json(stages)
   }
 
   /// The state changes, oldest first.

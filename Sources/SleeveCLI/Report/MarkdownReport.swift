@@ -52,18 +52,13 @@ enum MarkdownReport {
 
 /// Text pieces every report format shares.
 enum ReportText {
-  /// The methods line of a report: the percentile method is the one its plan read with, and
-  /// the plan's sentence follows.
+  /// The methods line of a report: the percentile method is the one its plan read with
+  /// (``AnswerPlan/percentileMethod``), and the plan's sentence follows.
   static func methods(_ report: RolloutReport) -> String {
     "Methods: error rate = \(ErrorRateRow.method); percentiles = "
-      + "\(percentileMethod(report.plan)); "
+      + "\(report.plan.percentileMethod); "
       + "flag-on vs flag-off at \(Int((1 - GateCheck.significance) * 100))% confidence. "
       + report.plan.sentence(showsStages: showsStages(report.flags.map(\.report)))
-  }
-
-  /// How the plan's percentiles are computed.
-  static func percentileMethod(_ plan: AnswerPlan) -> String {
-    plan.source == .summaries ? AnswerPlan.histogramPercentileMethod : Percentile.method
   }
 
   static func decisionLine(_ report: RolloutReport) -> String {
@@ -75,24 +70,9 @@ enum ReportText {
       + (counts.isEmpty ? "" : ": " + counts.joined(separator: ", ")) + ")"
   }
 
+  /// The sessions (``SessionSummary/reportColumns``).
   static func sessionsTable(_ sessions: [SessionSummary]) -> Table {
-    var table = Table(
-      columns: [
-        "id", "name", "started", "duration", "status", "outcomes", "runtime", "sleeve", "sqlite",
-        "host",
-      ], numeric: [0, 3, 5])
-    for session in sessions {
-      table.rows.append(
-        [
-          String(session.id), session.name,
-          Formatting.timestamp(unixNanoseconds: session.startedUnixNanoseconds),
-          Formatting.fixed(session.durationSeconds, digits: 1) + " s", session.status,
-          String(session.outcomes), session.metadata["runtime"] ?? "",
-          session.metadata["sleeveVersion"] ?? "", session.metadata["sqliteVersion"] ?? "",
-          session.metadata["host"] ?? "",
-        ].map { Table.Cell($0) })
-    }
-    return table
+    SessionSummary.reportColumns.table(sessions)
   }
 
   /// The recorded environment variables sorted by name, `NAME=value, …`, values as recorded
@@ -118,38 +98,14 @@ enum ReportText {
     return parts.joined(separator: " · ")
   }
 
+  /// The flag's two cohorts (``ReportCohortRow/columns``).
   static func cohortTable(_ flag: FlagReport) -> Table {
-    var table = Table(
-      columns: ["cohort", "n", "error rate", "95% interval", "p50", "p95", "p99"],
-      numeric: [1, 2, 4, 5, 6])
-    for (name, cohort) in [("on", flag.on), ("off", flag.off)] {
-      table.rows.append(
-        [
-          name, String(cohort.n), Formatting.percent(cohort.errorRate),
-          interval(cohort.interval), Formatting.duration(cohort.p50Nanoseconds),
-          Formatting.duration(cohort.p95Nanoseconds),
-          Formatting.duration(cohort.p99Nanoseconds) + (cohort.p99Insufficient ? "*" : ""),
-        ].map { Table.Cell($0) })
-    }
-    return table
+    ReportCohortRow.columns.table(ReportCohortRow.rows(of: flag))
   }
 
+  /// Each handler (``RolloutReport/HandlerRow/columns``).
   static func handlerTable(_ handlers: [RolloutReport.HandlerRow]) -> Table {
-    var table = Table(
-      columns: ["handler", "n", "failed", "error rate", "95% interval", "p50", "p95", "p99"],
-      numeric: [1, 2, 3, 5, 6, 7])
-    for row in handlers {
-      let points = row.latency.points
-      table.rows.append(
-        [
-          row.errors.key, String(row.errors.n), String(row.errors.failed),
-          Formatting.percent(row.errors.rate), interval(row.errors.interval),
-        ].map { Table.Cell($0) }
-          + points.map {
-            Table.Cell(Formatting.duration($0.nanoseconds) + ($0.insufficient ? "*" : ""))
-          })
-    }
-    return table
+    RolloutReport.HandlerRow.columns.table(handlers)
   }
 
   static func changeLine(_ change: FlagReport.Change) -> String {
@@ -189,38 +145,9 @@ enum ReportText {
     flags.contains { rolloutLine($0) != nil }
   }
 
-  /// One row per share the flag served: the two concurrent cohorts, their units, the split's
-  /// sample-ratio p-value, the share of each cohort in sessions that lost data, and the
-  /// outcomes outside the split.
+  /// One row per share the flag served (``StageCohorts/columns``).
   static func stageTable(_ stages: [StageCohorts]) -> Table {
-    var table = Table(
-      columns: [
-        "share", "on units", "on n", "on error rate", "on p50", "on p99", "off units", "off n",
-        "off error rate", "off p50", "off p99", "split p", "lost on/off", "unassigned",
-      ], numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13])
-    for stage in stages {
-      let split = stage.sampleRatio
-      func arm(_ arm: StageCohorts.Arm) -> [String] {
-        [
-          String(arm.units), String(arm.cohort.n), Formatting.percent(arm.cohort.errorRate),
-          Formatting.duration(arm.cohort.p50Nanoseconds),
-          Formatting.duration(arm.cohort.p99Nanoseconds) + (arm.cohort.p99Insufficient ? "*" : ""),
-        ]
-      }
-      let splitText: String =
-        switch split?.outcome {
-        case .consistent?, .mismatch?:
-          VerdictTable.pValue(split?.pValue) + (split?.isMismatch == true ? " mismatch" : "")
-        default: "-"
-        }
-      table.rows.append(
-        ([stage.percent.description] + arm(stage.on) + arm(stage.off) + [
-          splitText,
-          Formatting.percent(stage.on.lostShare) + " / " + Formatting.percent(stage.off.lostShare),
-          String(stage.unassigned),
-        ]).map { Table.Cell($0) })
-    }
-    return table
+    StageCohorts.columns.table(stages)
   }
 
   static func interval(_ interval: WilsonInterval?) -> String {

@@ -43,18 +43,7 @@ extension ReportText {
   /// but the method, which ``baselineMethods(_:)`` states once for all of them (a report is
   /// read on a page, where a method per row crowds out the detail).
   static func baselineTable(_ report: RolloutReport) -> Table {
-    let full = VerdictTable.table(report.gate.baselineDecidingFirst, detail: true)
-    guard let method = full.columns.firstIndex(of: "method") else { return full }
-    func shifted(_ columns: Set<Int>) -> Set<Int> {
-      Set(columns.filter { $0 != method }.map { $0 > method ? $0 - 1 : $0 })
-    }
-    var table = Table(
-      columns: full.columns.enumerated().filter { $0.offset != method }.map(\.element),
-      numeric: shifted(full.numeric), freeText: shifted(full.freeText))
-    table.rows = full.rows.map { row in
-      row.enumerated().filter { $0.offset != method }.map(\.element)
-    }
-    return table
+    GateCheck.columns(detail: true, method: false).table(report.gate.baselineDecidingFirst)
   }
 
   /// The methods of the checks against the baseline, each once, in the table's order.

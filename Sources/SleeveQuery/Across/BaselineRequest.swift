@@ -66,13 +66,12 @@ extension QueryDatabase {
     var flaky: Set<GroupKey> = []
     if quarantine == .flaky {
       let all = filter.handlersOnly
-      let judged = FlakyAnalysis.judgedSessions(of: try sessions(matching: all))
-      let analysis = FlakyAnalysis(
-        try tallies(of: judged, filter: all, by: .handler, collectDurations: false))
+      let analysis = try flakyAnalysis(
+        of: try sessions(matching: all), filter: all, options: FlakyAnalysis.Options())
       flaky = Set(analysis.findings(.flaky).map(\.key))
     }
     return { row in
-      if let entry = entries.first(where: { $0.matches(row.key, site: row.site) }) {
+      if let entry = entries.entry(for: row.key, site: row.site) {
         return "quarantine list: \(entry.reason)"
       }
       return flaky.contains(row.key) ? "judged flaky by sleeve flaky, --quarantine flaky" : nil

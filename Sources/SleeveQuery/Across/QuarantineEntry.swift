@@ -17,3 +17,12 @@ extension QuarantineLedger.Entry {
     return handler == name || (site != nil && handler == site)
   }
 }
+
+extension [QuarantineEntry] {
+  /// The first entry that quarantines the handler keyed `key` (registered at `site`), or
+  /// `nil`: the one place the quarantine list is matched against a handler
+  /// (``QuarantineLedger/Entry/matches(_:site:)``), by `sleeve flaky` and by the gate alike.
+  public func entry(for key: GroupKey, site: String?) -> QuarantineEntry? {
+    first { $0.matches(key, site: site) }
+  }
+}

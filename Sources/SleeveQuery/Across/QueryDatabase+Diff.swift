@@ -38,8 +38,20 @@ extension QueryDatabase {
   ) throws -> (together: BaselineDiff, each: [BaselineDiff]) {
     try translating {
       // One plan for both sides: a comparison never sets raw rows against summaries.
-      let plan = try answerPlan(
-        for: baseline + candidate, method: filter.method, grouping: grouping)
+      try diffs(
+        baseline: baseline, candidate: candidate, filter: filter, by: grouping,
+        options: options, eachAlone: eachAlone,
+        plan: answerPlan(for: baseline + candidate, method: filter.method, grouping: grouping))
+    }
+  }
+
+  /// ``diffs(baseline:candidate:filter:by:options:eachAlone:)`` read by `plan`, the plan of
+  /// both sides together (resolved once by the caller, who shows it).
+  func diffs(
+    baseline: [SessionSummary], candidate: [SessionSummary], filter: QueryFilter,
+    by grouping: Grouping, options: DiffOptions, eachAlone: Bool, plan: AnswerPlan
+  ) throws -> (together: BaselineDiff, each: [BaselineDiff]) {
+    try translating {
       func read(_ session: SessionSummary) throws -> [SessionTallies] {
         try tallies(
           of: [session], filter: filter, by: grouping, collectDurations: true, plan: plan)

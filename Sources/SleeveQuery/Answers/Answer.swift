@@ -38,3 +38,17 @@ extension QueryDatabase {
     }
   }
 }
+
+extension QueryDatabase {
+  /// Every flag of the sessions `filter` selects, with its cohorts and history
+  /// (``flags(matching:)``), as one answer read in one snapshot; its method is the error
+  /// rate's.
+  public func flagAnswer(matching filter: QueryFilter) throws -> Answer<FlagReport> {
+    try translating {
+      let selection = try select(filter, by: .variant)
+      return Answer(
+        selection: selection, method: ErrorRateRow.method,
+        rows: try flags(in: selection.sessions, filter: filter))
+    }
+  }
+}

@@ -19,31 +19,42 @@ extension QueryDatabase {
   /// The CI gate over the selected sessions: each flag's verdict, the command line's
   /// thresholds against every selected outcome and, with `baseline`, the checks against it
   /// (``BaselineRequest``). A p99 check needs at least 100 samples, whatever the floor says.
-  /// `check` and `report` both decide by this one function, so they never disagree.
+  /// `check` and `report` both decide by ``gateAnswer(in:thresholds:options:against:)``, so
+  /// they never disagree.
   public func gate(
     matching filter: QueryFilter, thresholds: GateThresholds,
     options: FlagVerdict.Options = FlagVerdict.Options(), against baseline: BaselineRequest? = nil
   ) throws -> GateResult {
-    try judge(matching: filter, thresholds: thresholds, options: options, against: baseline)
-      .result
+    try translating {
+      try gateAnswer(
+        in: select(filter, by: .handler), thresholds: thresholds, options: options,
+        against: baseline
+      ).result
+    }
   }
 
-  /// The gate, with every flag's report and verdict (those with no check too, which the
-  /// gate's result leaves out and a report still shows).
-  func judge(
-    matching filter: QueryFilter, thresholds: GateThresholds, options: FlagVerdict.Options,
+  /// The gate over a resolved selection, as one answer (``GateAnswer``): every flag's report
+  /// and verdict, the thresholds' checks over every selected outcome, and with `baseline`
+  /// the checks against it (the quarantine list, and with `--quarantine flaky` the flaky
+  /// analysis, deciding which handlers are not counted). The one entry point of the gate:
+  /// `check` and `report` call it once each, and read everything they show from it.
+  public func gateAnswer(
+    in selection: OutcomeSelection, thresholds: GateThresholds, options: FlagVerdict.Options,
     against baseline: BaselineRequest?
-  ) throws -> (judged: [(report: FlagReport, verdict: FlagVerdict)], result: GateResult) {
+  ) throws -> GateAnswer {
     try translating {
+      let filter = selection.filter
       var options = options
       options.minSamples = thresholds.minSamples ?? options.minSamples
-      let judged = try verdicts(matching: filter, options: options)
-      let flags = judged.map(\.verdict)
+      let judged = try flags(in: selection.sessions, filter: filter).map {
+        (report: $0, verdict: FlagVerdict($0, options: options))
+      }
       var checks: [GateCheck] = []
       if thresholds.maxErrorRate != nil || thresholds.maxP99Nanoseconds != nil {
         let floor = thresholds.minSamples ?? GateThresholds.defaultMinSamples
-        var all = try latency(matching: filter, by: .session, percentiles: [99])
-        let errors = try errorRates(matching: filter, by: .session)
+        let bySession = selection.regrouped(by: .session)
+        let all = try latency(in: bySession, percentiles: [99])
+        let errors = try errorRates(in: bySession)
         let n = errors.reduce(0) { $0 + $1.n }
         let failed = errors.reduce(0) { $0 + $1.failed }
         if let maxErrorRate = thresholds.maxErrorRate {
@@ -54,7 +65,7 @@ extension QueryDatabase {
               minSamples: floor))
         }
         if let maxP99 = thresholds.maxP99Nanoseconds {
-          let (p99, bound) = try overallP99(matching: filter, rows: &all)
+          let (p99, bound) = try overallP99(in: bySession, rows: all)
           var check = GateCheck(
             subject: "all handlers", metric: .p99, value: p99, threshold: Double(maxP99), n: n,
             minSamples: max(floor, 100))
@@ -62,28 +73,33 @@ extension QueryDatabase {
           checks.append(check)
         }
       }
-      var result = GateResult(flags: flags.filter { !$0.checks.isEmpty }, global: checks)
+      var result = GateResult(
+        flags: judged.map(\.verdict).filter { !$0.checks.isEmpty }, global: checks)
       result.reports = judged.map(\.report).filter { report in
         result.flags.contains { $0.flag == report.key }
       }
+      var comparedPlan: AnswerPlan?
       if let baseline {
         result.baseline = try baselineChecks(baseline, filter: filter)
+        comparedPlan = try answerPlan(
+          for: baseline.baseline + baseline.candidate, method: filter.method, grouping: .handler)
       }
-      return (judged, result)
+      return GateAnswer(
+        selection: selection, judged: judged, result: result, baseline: baseline,
+        comparedPlan: comparedPlan)
     }
   }
 
   /// The p99 over every selected outcome (one group, whatever the sessions).
-  private func overallP99(matching filter: QueryFilter, rows: inout [LatencyRow]) throws
+  private func overallP99(in selection: OutcomeSelection, rows: [LatencyRow]) throws
     -> (Double?, Double?)
   {
     if rows.count == 1 { return (rows[0].points.first?.nanoseconds, rows[0].relativeError) }
-    let sessions = try sessions(matching: filter)
-    var pooled = try GroupTally.pooled(
-      OutcomeScan(
-        database: self, sessions: sessions, grouping: .session, filter: filter,
-        collectDurations: true
-      ).run())
+    var scan = OutcomeScan(
+      database: self, sessions: selection.sessions, grouping: .session,
+      filter: selection.filter, collectDurations: true)
+    scan.plan = selection.plan
+    var pooled = try GroupTally.pooled(scan.run())
     let row = LatencyRow(&pooled, percentiles: [99])
     return (row.points.first?.nanoseconds, row.relativeError)
   }

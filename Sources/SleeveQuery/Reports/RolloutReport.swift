@@ -45,25 +45,36 @@ extension QueryDatabase {
     matching filter: QueryFilter, minSamples: Int? = nil, against baseline: BaselineRequest? = nil
   ) throws -> RolloutReport {
     try translating {
-      let sessions = try sessions(matching: filter)
-      let plan = try answerPlan(for: sessions, method: filter.method)
-      let gate = try judge(
-        matching: filter, thresholds: GateThresholds(minSamples: minSamples),
+      try rolloutReport(
+        in: select(filter, by: .handler), minSamples: minSamples, against: baseline)
+    }
+  }
+
+  /// The rollout report of a resolved selection (by handler): its sessions and plan are the
+  /// gate's (``gateAnswer(in:thresholds:options:against:)``, called once) and every
+  /// handler's.
+  public func rolloutReport(
+    in selection: OutcomeSelection, minSamples: Int? = nil, against baseline: BaselineRequest?
+  ) throws -> RolloutReport {
+    try translating {
+      let gate = try gateAnswer(
+        in: selection, thresholds: GateThresholds(minSamples: minSamples),
         options: FlagVerdict.Options(), against: baseline)
       let flags = gate.judged.map {
         RolloutReport.FlagSection(report: $0.report, verdict: $0.verdict)
       }
-      let errors = try errorRates(matching: filter, by: .handler)
+      let byHandler = selection.regrouped(by: .handler)
+      let errors = try errorRates(in: byHandler)
       var latency: [String: LatencyRow] = [:]
-      for row in try self.latency(matching: filter, by: .handler, percentiles: [50, 95, 99]) {
+      for row in try self.latency(in: byHandler, percentiles: [50, 95, 99]) {
         latency[row.key] = row
       }
       let handlers = errors.compactMap { row in
         latency[row.key].map { RolloutReport.HandlerRow(errors: row, latency: $0) }
       }
       return RolloutReport(
-        sessions: sessions, flags: flags, handlers: handlers, plan: plan, gate: gate.result,
-        baseline: baseline)
+        sessions: selection.sessions, flags: flags, handlers: handlers, plan: selection.plan,
+        gate: gate.result, baseline: baseline)
     }
   }
 }

@@ -55,13 +55,11 @@ extension CIReport {
   /// Flaky findings as CI checks, one per handler: broken fails, flaky is advisory (a
   /// warning: it is information, and `check --quarantine flaky` is where it gates), cleared
   /// and consistent pass.
-  static func flaky(
-    _ findings: [FlakyAnalysis.Finding], summary: String, markdown: String,
-    quarantined: (FlakyAnalysis.Finding) -> Bool
-  ) -> CIReport {
+  static func flaky(_ rows: [FlakyAnswer.Row], summary: String, markdown: String) -> CIReport {
     CIReport(
       title: "sleeve flaky", summary: summary,
-      checks: findings.map { finding in
+      checks: rows.map { row in
+        let finding = row.finding
         let disagreed = finding.flakeRate.map { _ in
           "runs disagreed on " + FlakyText.disagreement(finding)
         }
@@ -69,7 +67,7 @@ extension CIReport {
         let line = [
           finding.verdict.rawValue, disagreed,
           "invocations failed " + FlakyText.failedInvocations(finding),
-          quarantined(finding) ? "quarantined" : nil,
+          row.quarantined ? "quarantined" : nil,
         ].compactMap { $0 }.joined(separator: ", ")
         let outcome: CICheck.Outcome =
           switch finding.verdict {

@@ -28,6 +28,15 @@ struct AnswerView<Row>: Sendable where Row: Sendable {
   }
 }
 
+extension AnswerView {
+  /// A view whose table shows `rows` and whose JSON document is `document` alone: members the
+  /// caller derives from `columns` for parts of the rows (`check`'s flags, checks and baseline
+  /// checks, where the table lists them all).
+  init(header: [String], document: [(String, JSONValue)], columns: Columns<Row>, rows: [Row]) {
+    self.init(header: header, fields: document, rowsKey: nil, columns: columns, rows: rows)
+  }
+}
+
 extension CommandContext {
   /// Writes `view` in the chosen format to standard output.
   func print<Row>(_ view: AnswerView<Row>) {

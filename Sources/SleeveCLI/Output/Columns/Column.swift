@@ -72,6 +72,10 @@ struct Column<Row>: Sendable {
   let members: [Member]
   /// Which tabular formats show it (``shown(_:)``; default: all of them).
   private(set) var shownIn = Shown.everywhere
+  /// The row's JSON members when their keys depend on the row (a handler's `control` and
+  /// `handler` where another key has one `key`); when set, it replaces ``members``
+  /// (``Column/json(members:)``).
+  private(set) var rowMembers: (@Sendable (Row) -> [(String, JSONValue)])?
 
   /// A column from its parts; the typed constructors below cover the usual units.
   init(
@@ -158,6 +162,82 @@ extension Column {
   static func json(_ key: String, _ value: @escaping @Sendable (Row) -> JSONValue) -> Column {
     Column(nil, unit: .text, layout: .text, members: [Member(key: key, value: value)]) { _ in
       Table.Cell("")
+    }
+  }
+}
+
+extension Column {
+  /// This column laid out as `layout` instead (a column whose layout depends on where the
+  /// answer puts it, e.g. the last of a varying set that may fold into notes).
+  func laidOut(_ layout: Layout) -> Column {
+    var column = Column(title, unit: unit, layout: layout, members: members, cell: cell)
+    column.rowMembers = rowMembers
+    return column
+  }
+
+  /// Any other number (seconds, a ratio): the cell shows `display` of it (`-` for `nil`) over
+  /// its raw value, JSON under `json` as a number (`null` for `nil`).
+  static func number(
+    _ title: String, json: String?, _ value: @escaping @Sendable (Row) -> Double?,
+    display: @escaping @Sendable (Double) -> String
+  ) -> Column {
+    Column(
+      title, unit: .number, layout: .numeric,
+      members: json.map { key in [Member(key: key) { .number(value($0)) }] } ?? []
+    ) { row in Table.Cell(value(row).map(display) ?? "-", raw: Formatting.raw(value(row))) }
+  }
+}
+
+extension Column {
+  /// This column without its JSON members: the table shows it, the JSON nests its values
+  /// elsewhere (a cohort's columns flattened into a flag's table, nested under `on` in JSON).
+  var tableOnly: Column {
+    Column(title, unit: unit, layout: layout, members: [], cell: cell)
+  }
+
+  /// The row's JSON members from this column, in order.
+  func jsonMembers(_ row: Row) -> [(String, JSONValue)] {
+    rowMembers?(row) ?? members.map { ($0.key, $0.value(row)) }
+  }
+
+  /// This column titled `title` instead (a column repeated per side or cohort: `on n`).
+  func titled(_ title: String) -> Column {
+    var column = Column(title, unit: unit, layout: layout, members: members, cell: cell)
+    column.rowMembers = rowMembers
+    return column
+  }
+
+  /// This column over a row that holds a `Row` (a flag's cohort, a diff row's side): the
+  /// same title, unit, layout, cell and members, read through `part`.
+  func over<Whole>(_ part: @escaping @Sendable (Whole) -> Row) -> Column<Whole> {
+    let cell = self.cell
+    var column = Column<Whole>(
+      title, unit: Column<Whole>.Unit(rawValue: unit.rawValue) ?? .text,
+      layout: Column<Whole>.Layout(layout),
+      members: members.map { member in
+        let value = member.value
+        return Column<Whole>.Member(key: member.key) { value(part($0)) }
+      }
+    ) { cell(part($0)) }
+    if let rowMembers { column.rowMembers = { rowMembers(part($0)) } }
+    return column
+  }
+
+  /// JSON members whose keys depend on the row, in order (no table shows them).
+  static func json(members: @escaping @Sendable (Row) -> [(String, JSONValue)]) -> Column {
+    var column = Column(nil, unit: .text, layout: .text, members: []) { _ in Table.Cell("") }
+    column.rowMembers = members
+    return column
+  }
+}
+
+extension Column.Layout {
+  /// The same layout, for a column of another row type.
+  fileprivate init<Other>(_ other: Column<Other>.Layout) {
+    switch other {
+    case .text: self = .text
+    case .numeric: self = .numeric
+    case .freeText: self = .freeText
     }
   }
 }

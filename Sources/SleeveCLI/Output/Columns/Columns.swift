@@ -25,6 +25,26 @@ struct Columns<Row>: Sendable {
 
   /// The rows as a JSON array of objects, each with the columns' members in order.
   func json(_ rows: [Row]) -> JSONValue {
-    .array(rows.map { row in .object(all.flatMap { $0.members.map { ($0.key, $0.value(row)) } }) })
+    .array(rows.map(object))
+  }
+
+  /// One row's JSON object: the columns' members in order.
+  func object(_ row: Row) -> JSONValue {
+    .object(members(row))
+  }
+
+  /// One row's JSON members in order, for an object that adds members of its own.
+  func members(_ row: Row) -> [(String, JSONValue)] {
+    all.flatMap { $0.jsonMembers(row) }
+  }
+
+  /// These columns followed by `more`.
+  static func + (columns: Columns, more: [Column<Row>]) -> Columns {
+    Columns(columns.all + more)
+  }
+
+  /// These columns over a row that holds a `Row` (``Column/over(_:)``).
+  func over<Whole>(_ part: @escaping @Sendable (Whole) -> Row) -> [Column<Whole>] {
+    all.map { $0.over(part) }
   }
 }

@@ -82,18 +82,8 @@ struct CompletionModel {
     Option(
       name: spec.name, help: spec.help,
       values: spec.value.map { _ in
-        spec.completion == .none ? undeclared(spec, command) : spec.completion
+        spec.completion
       })
-  }
-
-  /// What `report`'s `--format` and `--out` complete to until its spec lists the declarations
-  /// that say so (``ReportOptions``).
-  private static func undeclared(_ option: OptionSpec, _ command: String?) -> Values {
-    switch (command, option.name) {
-    case ("report", ReportOptions.format.spec.name): ReportOptions.format.spec.completion
-    case ("report", ReportOptions.out.spec.name): ReportOptions.out.spec.completion
-    default: .none
-    }
   }
 }
 

@@ -1,0 +1,79 @@
+import SleeveQuery
+
+extension FlagReport.Cohort {
+  /// The columns of one cohort in `sleeve flags`: n, error rate with its Wilson interval, p50,
+  /// p95 and p99 (with the histograms' bound beside a value from summaries, and `*` when
+  /// insufficient); in JSON the same figures, with `p99Insufficient`.
+  static let columns = Columns<FlagReport.Cohort>([
+    .count("n", json: "n") { $0.n },
+    .proportion("error rate", json: "errorRate") { $0.errorRate },
+    Column(
+      "95% interval", unit: .proportion, layout: .text,
+      members: [
+        .init(key: "intervalLower") { .number($0.interval?.lower) },
+        .init(key: "intervalUpper") { .number($0.interval?.upper) },
+      ]
+    ) { cohort in
+      Table.Cell(
+        ReportText.interval(cohort.interval),
+        raw: cohort.interval.map { "\($0.lower);\($0.upper)" } ?? "")
+    },
+    .duration("p50", json: "p50") { $0.p50Nanoseconds },
+    .duration("p95", json: "p95") { $0.p95Nanoseconds },
+    Column(
+      "p99", unit: .nanoseconds, layout: .numeric,
+      members: [.init(key: "p99") { .number($0.p99Nanoseconds) }]
+    ) { cohort in
+      let bound =
+        cohort.p99Nanoseconds == nil
+        ? ""
+        : cohort.relativeError.map { " " + AnswerPlan.bound($0) }
+          ?? ""
+      return Table.Cell(
+        Formatting.duration(cohort.p99Nanoseconds) + bound + (cohort.p99Insufficient ? "*" : ""),
+        raw: Formatting.raw(cohort.p99Nanoseconds))
+    },
+    .json("p99Insufficient") { .bool($0.p99Insufficient) },
+  ])
+}
+
+extension FlagReport {
+  /// The columns of a flag's definition, as every flag answer shows it (`sleeve flags`, and
+  /// the JSON of `sleeve report`): key, state (the table shows the last change as it reads),
+  /// owner, thresholds and the share served now.
+  static let definitionColumns: [Column<FlagReport>] = [
+    .text("flag", json: "key") { $0.key },
+    .text("state", json: nil) { $0.history.last?.display ?? $0.state },
+    .json("state") { .string($0.state) },
+    .text("owner", json: nil) { $0.owner ?? "-" },
+    .json("owner") { .text($0.owner) },
+    .proportion("max error rate", json: "maxErrorRate") { $0.maxErrorRate },
+    .duration("max p99", json: "maxP99") { $0.maxP99Nanoseconds },
+    Column(
+      "min samples", unit: .count, layout: .numeric,
+      members: [.init(key: "minSamples") { .integer($0.minSamples) }]
+    ) { Table.Cell($0.minSamples.map(String.init) ?? "-") },
+    .json("servedPercent") { .number($0.servedPercent?.percent) },
+  ]
+
+  /// The columns of `sleeve flags`: the definition, then the flag-on and flag-off cohorts
+  /// side by side (`on n`, …, `off p99`); JSON nests each cohort under `on` and `off`, then
+  /// the decision, the history and the rollout.
+  static let columns = Columns<FlagReport>(
+    definitionColumns + cohort("on", \.on) + cohort("off", \.off) + [
+      .json("on") { Cohort.columns.object($0.on) },
+      .json("off") { Cohort.columns.object($0.off) },
+      .json("decision") { .string(FlagVerdict($0).decision.rawValue) },
+      .json("history") { FlagJSON.history($0) },
+      .json("rollout") { FlagJSON.rollout($0) },
+    ])
+
+  /// One cohort's columns in the flag's table, titled `on n`, `on error rate`, ….
+  private static func cohort(_ name: String, _ part: @escaping @Sendable (FlagReport) -> Cohort)
+    -> [Column<FlagReport>]
+  {
+    Cohort.columns.over(part).filter { $0.title != nil }.map {
+      $0.titled(name + " " + ($0.title ?? "")).tableOnly
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import SleeveQuery
+
+extension SessionSummary {
+  /// A session as `sleeve report` lists it: id, name, start, duration, status, outcomes and
+  /// where it ran (runtime, Sleeve and SQLite versions, host); JSON adds its uuid, OS and
+  /// recorded environment.
+  static let reportColumns = Columns<SessionSummary>([
+    .count("id", json: "id") { $0.id },
+    .json("uuid") { .string($0.uuid) },
+    .text("name", json: "name") { $0.name },
+    .text("started", json: "started") {
+      Formatting.timestamp(unixNanoseconds: $0.startedUnixNanoseconds)
+    },
+    .number("duration", json: "durationSeconds", { $0.durationSeconds }) {
+      Formatting.fixed($0, digits: 1) + " s"
+    },
+    .text("status", json: "status") { $0.status },
+    .count("outcomes", json: "outcomes") { $0.outcomes },
+    .json("host") { .text($0.metadata["host"]) },
+    .json("os") { .text($0.metadata["os"]) },
+    .text("runtime", json: nil) { $0.metadata["runtime"] ?? "" },
+    .json("runtime") { .text($0.metadata["runtime"]) },
+    .text("sleeve", json: nil) { $0.metadata["sleeveVersion"] ?? "" },
+    .json("sleeveVersion") { .text($0.metadata["sleeveVersion"]) },
+    .text("sqlite", json: nil) { $0.metadata["sqliteVersion"] ?? "" },
+    .json("sqliteVersion") { .text($0.metadata["sqliteVersion"]) },
+    .text("host", json: nil) { $0.metadata["host"] ?? "" },
+    .json("environment") { .string(ReportText.environment($0)) },
+  ])
+}
+
+extension FlagReport.Cohort {
+  /// A cohort as `sleeve report` shows it: n, error rate with its Wilson interval, p50, p95
+  /// and p99 (`*` when insufficient); JSON adds its failures.
+  static let reportColumns = Columns<FlagReport.Cohort>([
+    .count("n", json: "n") { $0.n },
+    .json("failed") { .integer($0.failed) },
+    .proportion("error rate", json: "errorRate") { $0.errorRate },
+    Column(
+      "95% interval", unit: .proportion, layout: .text,
+      members: [
+        .init(key: "intervalLower") { .number($0.interval?.lower) },
+        .init(key: "intervalUpper") { .number($0.interval?.upper) },
+      ]
+    ) { Table.Cell(ReportText.interval($0.interval)) },
+    .duration("p50", json: "p50") { $0.p50Nanoseconds },
+    .duration("p95", json: "p95") { $0.p95Nanoseconds },
+    Column(
+      "p99", unit: .nanoseconds, layout: .numeric,
+      members: [.init(key: "p99") { .number($0.p99Nanoseconds) }]
+    ) { Table.Cell(Formatting.duration($0.p99Nanoseconds) + ($0.p99Insufficient ? "*" : "")) },
+  ])
+}
+
+/// One cohort of a flag as a row of the report's cohort table: its name (`on`, `off`) and
+/// its figures.
+struct ReportCohortRow: Sendable {
+  /// `on` or `off`.
+  let name: String
+  /// The cohort.
+  let cohort: FlagReport.Cohort
+
+  /// The flag's two cohorts, flag-on first.
+  static func rows(of flag: FlagReport) -> [ReportCohortRow] {
+    [ReportCohortRow(name: "on", cohort: flag.on), ReportCohortRow(name: "off", cohort: flag.off)]
+  }
+
+  /// The cohort's name, then its columns (``FlagReport/Cohort/reportColumns``).
+  static let columns = Columns<ReportCohortRow>(
+    [.text("cohort", json: nil) { $0.name }]
+      + FlagReport.Cohort.reportColumns.over { $0.cohort })
+}
+
+extension RolloutReport.HandlerRow {
+  /// A handler as `sleeve report` lists it: n, failures, error rate with its Wilson interval,
+  /// p50, p95 and p99 (`*` when insufficient).
+  static let columns = Columns<RolloutReport.HandlerRow>(
+    [
+      .text("handler", json: "handler") { $0.errors.key },
+      .count("n", json: "n") { $0.errors.n },
+      .count("failed", json: "failed") { $0.errors.failed },
+      .proportion("error rate", json: "errorRate") { $0.errors.rate },
+      Column(
+        "95% interval", unit: .proportion, layout: .text,
+        members: [
+          .init(key: "intervalLower") { .number($0.errors.interval?.lower) },
+          .init(key: "intervalUpper") { .number($0.errors.interval?.upper) },
+        ]
+      ) { Table.Cell(ReportText.interval($0.errors.interval)) },
+    ]
+      + ["p50", "p95", "p99"].enumerated().map { index, title in
+        Column(
+          title, unit: .nanoseconds, layout: .numeric,
+          members: [.init(key: title) { .number($0.latency.points[index].nanoseconds) }]
+        ) { row in
+          let point = row.latency.points[index]
+          return Table.Cell(
+            Formatting.duration(point.nanoseconds) + (point.insufficient ? "*" : ""))
+        }
+      })
+}

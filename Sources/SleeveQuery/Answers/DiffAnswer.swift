@@ -1,0 +1,44 @@
+/// A comparison as one answer, read in one snapshot: the plan both sides are read by (one
+/// plan for the two, so raw rows are never set against summaries), the judged rows, and each
+/// side's rollout cohorts per served share.
+public struct DiffAnswer: Sendable {
+  /// How both sides are read.
+  public let plan: AnswerPlan
+  /// The judged rows, both sides' sessions and the options they were judged by.
+  public let diff: BaselineDiff
+  /// Each side's rollout cohorts per served share, by flag key (baseline, then candidate).
+  public let rollouts: [(side: BaselineDiff.Side, flags: [String: [StageCohorts]])]
+  /// One sentence per `--control`, `--handler` or `--flag` filter that matched nothing
+  /// (``QueryDatabase/unmatchedFilters(_:)``).
+  public let unmatchedFilters: [String]
+
+  /// Whether any side has a served share to show.
+  public var showsStages: Bool { rollouts.contains { !$0.flags.isEmpty } }
+}
+
+extension QueryDatabase {
+  /// Judges `candidate` against `baseline` per group, with the plan and the rollout cohorts
+  /// the comparison shows, in one snapshot.
+  ///
+  /// - Parameter filter: Its handler filters apply to both sides; its method picks the plan.
+  public func diffAnswer(
+    baseline: [SessionSummary], candidate: [SessionSummary], filter: QueryFilter,
+    by grouping: Grouping, options: DiffOptions
+  ) throws -> DiffAnswer {
+    try translating {
+      let unmatched = try unmatchedFilters(filter)
+      let plan = try answerPlan(
+        for: baseline + candidate, method: filter.method, grouping: grouping)
+      let diff = try diffs(
+        baseline: baseline, candidate: candidate, filter: filter, by: grouping,
+        options: options, eachAlone: false, plan: plan
+      ).together
+      return DiffAnswer(
+        plan: plan, diff: diff,
+        rollouts: [
+          (.baseline, try rolloutStages(in: baseline, filter: filter)),
+          (.candidate, try rolloutStages(in: candidate, filter: filter)),
+        ], unmatchedFilters: unmatched)
+    }
+  }
+}
