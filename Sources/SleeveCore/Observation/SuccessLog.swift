@@ -1,6 +1,7 @@
 /// Plain handlers' successes, written by dispatch in place of
-/// ``DispatchObserver/handlerSucceeded(fire:registration:startedAtNanoseconds:durationNanoseconds:)``
-/// calls, for an observer that records them in bulk (``DispatchObserver/successLog``).
+/// ``SessionDispatchObserver/handlerSucceeded(fire:registration:startedAtNanoseconds:durationNanoseconds:)``
+/// calls, for an observer that records them in bulk (``SessionDispatchObserver/successLog``).
+/// Package-visible only: a performance seam between dispatch and the recorder, not an API.
 ///
 /// The contract, which keeps every outcome in the order it happened:
 /// - A control reads its observer's log once, when the observer is set. While it is set,
@@ -14,17 +15,17 @@
 /// An append costs a few stores (no call, no existential, no reference counting), which is
 /// what makes a recorded fire of many handlers cheap. Not `Sendable`: a log stays in the
 /// isolation that made it (the main actor, where controls and observers run).
-public final class SuccessLog {
+package final class SuccessLog {
   /// One plain handler's success: status `ok`, synchronous, no flag, no error.
-  public struct Entry: Sendable, Equatable {
+  package struct Entry: Sendable, Equatable {
     /// The fire it ran in.
-    public let fire: FireID
+    package let fire: FireID
     /// The handler that ran.
-    public let registration: RegistrationID
+    package let registration: RegistrationID
     /// When it started (``MonotonicClock`` nanoseconds).
-    public let startedAtNanoseconds: Int64
+    package let startedAtNanoseconds: Int64
     /// How long it ran, in nanoseconds.
-    public let durationNanoseconds: Int64
+    package let durationNanoseconds: Int64
   }
 
   // One isolation touches a log (it is not `Sendable`) and no access outlives a statement,
@@ -34,7 +35,7 @@ public final class SuccessLog {
   @exclusivity(unchecked) private var capacity: Int
 
   /// Creates an empty log.
-  public init() {
+  package init() {
     capacity = 16
     storage = .allocate(capacity: 16)
   }
@@ -44,15 +45,15 @@ public final class SuccessLog {
   }
 
   /// How many successes the log holds.
-  public var count: Int { storedCount }
+  package var count: Int { storedCount }
 
   /// Whether the log holds no success.
-  public var isEmpty: Bool { storedCount == 0 }
+  package var isEmpty: Bool { storedCount == 0 }
 
   /// Calls `body` with each success in the order they happened, then empties the log.
   /// `body` must not fire a control (its successes would land in the log being drained).
   @inlinable
-  public func drain(_ body: (Entry) -> Void) {
+  package func drain(_ body: (Entry) -> Void) {
     drainAll { entries in
       for entry in entries { body(entry) }
     }
@@ -62,7 +63,7 @@ public final class SuccessLog {
   /// buffer valid only during the call, then empties the log: for an observer that moves
   /// them in bulk. `body` must not fire a control.
   @inlinable
-  public func drainAll(_ body: (UnsafeBufferPointer<Entry>) -> Void) {
+  package func drainAll(_ body: (UnsafeBufferPointer<Entry>) -> Void) {
     let count = storedCount
     guard count > 0 else { return }
     storedCount = 0
