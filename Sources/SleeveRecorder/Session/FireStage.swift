@@ -16,7 +16,8 @@ final class FireStage {
   let fires: RecordBuffer<FireRecord>
   let outcomes: RecordBuffer<OutcomeRecord>
   /// Where dispatch appends plain handlers' successes (the session's
-  /// ``DispatchObserver/successLog``); ``takeSuccesses(finishedBy:)`` moves them to ``outcomes``.
+  /// ``SessionDispatchObserver/successLog``); ``takeSuccesses(finishedBy:)`` moves them to
+  /// ``outcomes``.
   let successes = SuccessLog()
   /// Errors thrown by staged outcomes; `OutcomeRecord.errorIndex` is 1 + an index here.
   @exclusivity(unchecked) var errors: [any Error] = []
