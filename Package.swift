@@ -68,7 +68,7 @@ let package = Package(
     ),
     .target(
       name: "SleeveExport",
-      dependencies: ["SleeveQuery", "SleeveRecorder", "SleeveStore", "CZlib", "CCurl"],
+      dependencies: ["SleeveQuery", "SleeveStore", "CZlib", "CCurl"],
       swiftSettings: strict
     ),
     .target(

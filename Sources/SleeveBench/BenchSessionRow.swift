@@ -12,7 +12,8 @@ enum BenchSessionRow {
       """
       INSERT INTO sessions (id, uuid, name, started_unix_ns, ended_unix_ns, heartbeat_unix_ns,
         status, durability, host, pid, os, runtime, sleeve_version, sqlite_version)
-      VALUES (?, ?, ?, ?, ?, ?, 'ended', 'batched', 'bench', 1, 'bench', 'Swift', '0.1.0', '3')
+      VALUES (?, ?, ?, ?, ?, ?, \(RecordCodes.SessionStatus.ended.sqlLiteral), 'batched', 'bench', 1,
+        'bench', 'Swift', '0.1.0', '3')
       """)
     try row.bind(session, at: 1)
     try row.bind(uuid, at: 2)

@@ -116,7 +116,8 @@ enum RecorderBench {
       """
       INSERT INTO sessions (id, uuid, name, started_unix_ns, heartbeat_unix_ns, status,
         durability, host, pid, os, runtime, sleeve_version, sqlite_version)
-      VALUES (1, 'baseline', 'baseline', 0, 0, 'running', 'batched', 'h', 1, 'os', 'swift',
+      VALUES (1, 'baseline', 'baseline', 0, 0, \(RecordCodes.SessionStatus.running.sqlLiteral),
+        'batched', 'h', 1, 'os', 'swift',
         '0', '0');
       INSERT INTO controls (id, session_id, name, kind) VALUES (\(session | 1), 1, 'b', 'Button');
       INSERT INTO registrations (id, session_id, control_id, events, kind, handler, is_async,

@@ -100,11 +100,15 @@ enum RolloutBench {
       let ledger = FlagLedger(connection: try SleeveDatabase.openForWriting(path: path))
       let unit: RolloutUnit = benchCase == .databaseRolloutKey ? .key("user") : .fire
       if benchCase == .databaseOnOff {
-        try ledger.record(.init(key: flagKey, state: "enabled", reason: nil, actor: "bench"))
+        try ledger.record(
+          .init(
+            key: flagKey, state: RecordCodes.FlagChangeState.enabled.name, reason: nil,
+            actor: "bench"))
       } else {
         try ledger.record(
           .init(
-            key: flagKey, state: "rollingOut", reason: nil, actor: "bench",
+            key: flagKey, state: RecordCodes.FlagChangeState.rollingOut.name, reason: nil,
+            actor: "bench",
             rolloutBasisPoints: 5_000))
       }
       let flags = try DatabaseFlagProvider(

@@ -1,41 +1,8 @@
-/// The `sleeve` command's exit codes (sysexits.h where one fits).
-public struct ExitCode: RawRepresentable, Equatable, Sendable {
-  /// The process exit status.
-  public let rawValue: Int32
+// `ExitCode` lives in SleeveStore, below every module that owns an error, so each error type
+// names its own code (`CommandFailure`); `import SleeveCLI` alone makes it visible, as before.
+@_exported import struct SleeveStore.ExitCode
 
-  /// Creates an exit code.
-  public init(rawValue: Int32) { self.rawValue = rawValue }
-
-  /// Success; `check`: every check passed.
-  public static let success = ExitCode(rawValue: 0)
-  /// `check`: a check with enough samples breached its threshold; `lint`: an active finding at
-  /// `--fail-on` severity or worse.
-  public static let breach = ExitCode(rawValue: 1)
-  /// `check`: no breach, but a check has too few samples to decide.
-  public static let insufficient = ExitCode(rawValue: 2)
-  /// The command line was wrong (unknown option, bad value, missing argument, an `--out` that
-  /// must not be written); `check`: nothing to check.
-  public static let usage = ExitCode(rawValue: 64)
-  /// The file is not a Sleeve database (or not a regular file), is damaged, or has an older
-  /// or newer schema.
-  public static let dataError = ExitCode(rawValue: 65)
-  /// The database or the selected session does not exist, cannot be read, or holds no
-  /// sessions yet.
-  public static let notFound = ExitCode(rawValue: 66)
-  /// The answer needs rows the file does not hold: raw rows of a session that `sleeve prune`
-  /// pruned (`--exact`, `--by event`, `export`), or summaries of ended sessions that have none
-  /// yet beside pruned ones (add them with `sleeve summarize`); `export --endpoint`: the
-  /// endpoint stayed unreachable past the retries, or a session changed after part of it was
-  /// delivered (`--resend`).
-  public static let unavailable = ExitCode(rawValue: 69)
-  /// `export --endpoint`: the receiver refused a request (a status that is not retried, or a
-  /// retryable one past the retry budget); its message is printed.
-  public static let refused = ExitCode(rawValue: 76)
-  /// Reading or writing the database or an output (standard output included) failed.
-  public static let ioError = ExitCode(rawValue: 74)
-  /// The database stayed locked past the busy timeout; try again.
-  public static let busy = ExitCode(rawValue: 75)
-
+extension ExitCode {
   /// Every code with its meaning, as `sleeve help` and README list them.
   static let documented: [(code: ExitCode, meaning: String)] = [
     (.success, "Success; check: every check passed (promote); diff and flaky: always."),

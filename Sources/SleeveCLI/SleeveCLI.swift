@@ -1,7 +1,6 @@
 import Foundation
 import SleeveExport
 import SleeveQuery
-import SleeveRecorder
 import SleeveStore
 
 /// The `sleeve` command: parses the command line, runs a subcommand, maps every failure to a
@@ -98,82 +97,20 @@ public enum SleeveCLI {
         "  See 'sleeve \(spec.map { "\($0.name) " } ?? "")--help' for more information.\n")
       return .usage
     } catch {
-      let (code, message) = describe(error)
-      console.error("Error: \(TerminalText.escaped(message))\n")
+      let (code, message) = failure(error)
+      if let message { console.error("Error: \(TerminalText.escaped(message))\n") }
       return code
     }
   }
 
-  /// The exit code and one-line message for a failure that is not a usage error.
-  static func describe(_ error: any Error) -> (ExitCode, String) {
-    switch error {
-    case let error as QueryError:
-      switch error {
-      case .databaseNotFound, .sessionNotFound: return (.notFound, error.description)
-      case .store(let store): return (code(for: store), error.description)
-      case .sqlite(let sqlite, _): return (code(for: sqlite), error.description)
-      case .rawRowsPruned, .notSummarized, .summariesCannotAnswer:
-        return (.unavailable, error.description)
-      case .damagedSummary(let summary): return describe(summary)
-      }
-    case let error as SummaryError:
-      switch error {
-      case .damaged, .damagedRollup, .damagedInput: return (.dataError, error.description)
-      case .rawRowsPruned: return (.unavailable, error.description)
-      }
-    case let error as StoreError:
-      return (code(for: error), error.description)
-    case let error as MergeError:
-      switch error {
-      case .inputIsOutput: return (.usage, error.description)
-      case .olderSchema: return (.dataError, error.description)
-      }
-    case let error as RecorderError:
-      switch error {
-      case .store(let store): return (code(for: store), error.description)
-      case .sqlite(let sqlite, _), .writeFailed(let sqlite, _, _), .writeRetrying(let sqlite, _, _):
-        return (code(for: sqlite), error.description)
-      case .closed: return (.ioError, error.description)
-      case .exportFailed: return (.unavailable, error.description)
-      }
-    case let error as SQLiteError:
-      return (code(for: error), error.description)
-    case let error as OutputFileError:
-      switch error {
-      case .refused: return (.usage, error.description)
-      case .cannotWrite, .noReader: return (.ioError, error.description)
-      }
-    case let error as OTLPConfigurationError:
-      return (.usage, error.message)
-    case let error as UnknownFlag:
-      return (.notFound, error.description)
-    case let error as QuarantineNotFound:
-      return (.notFound, error.description)
-    case let error as LintSuppressionNotFound:
-      return (.notFound, error.description)
-    default:
+  /// The exit code and the one-line message (`nil`: already printed) of a failure that is not
+  /// a usage error, as the error itself names them (`CommandFailure`). An error that does not
+  /// adopt the protocol is a programming mistake (`ExitCodeMappingTests` lists every type the
+  /// command line can see): it is reported as an I/O error, 74, with its description.
+  static func failure(_ error: any Error) -> (code: ExitCode, message: String?) {
+    guard let failure = error as? any CommandFailure else {
       return (.ioError, String(describing: error))
     }
-  }
-
-  /// 66 for a file that is not there to read (missing behind a link, unreadable, empty);
-  /// 65 for one that is there but is not a Sleeve database this binary can use.
-  private static func code(for error: StoreError) -> ExitCode {
-    switch error {
-    case .danglingLink, .unreadable, .noSessionsYet: .notFound
-    case .notADatabase, .notASleeveDatabase, .newerSchema, .corrupt, .notARegularFile,
-      .companionFile,
-      .olderSchema, .migrationRefused, .noSessionIDsLeft:
-      .dataError
-    }
-  }
-
-  private static func code(for error: SQLiteError) -> ExitCode {
-    switch error.primaryCode {
-    case SQLiteError.busy, SQLiteError.locked: .busy
-    case SQLiteError.cantOpen: .notFound
-    case SQLiteError.notADatabase, SQLiteError.corrupt: .dataError
-    default: .ioError
-    }
+    return (failure.exitCode, failure.failureMessage)
   }
 }

@@ -59,3 +59,17 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
     return (sessions.count == 1 ? "session " : "sessions ") + shown + more
   }
 }
+
+extension QueryError: CommandFailure {
+  /// 66 for a missing database or session; the wrapped error's code for a store, SQLite or
+  /// damaged-summary failure; 69 for an answer that needs rows or summaries the file lacks.
+  public var exitCode: ExitCode {
+    switch self {
+    case .databaseNotFound, .sessionNotFound: .notFound
+    case .store(let error): error.exitCode
+    case .sqlite(let error, _): error.exitCode
+    case .rawRowsPruned, .notSummarized, .summariesCannotAnswer: .unavailable
+    case .damagedSummary(let error): error.exitCode
+    }
+  }
+}

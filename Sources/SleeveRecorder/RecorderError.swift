@@ -81,3 +81,17 @@ public enum RecorderError: Error, CustomStringConvertible, Sendable {
     MonotonicClock.nanoseconds(in: duration) / 1_000_000
   }
 }
+
+extension RecorderError: CommandFailure {
+  /// The wrapped store or SQLite error's code; 74 for a closed recorder, 69 for an export at a
+  /// session's end that failed.
+  public var exitCode: ExitCode {
+    switch self {
+    case .store(let error): error.exitCode
+    case .sqlite(let error, _), .writeFailed(let error, _, _), .writeRetrying(let error, _, _):
+      error.exitCode
+    case .closed: .ioError
+    case .exportFailed: .unavailable
+    }
+  }
+}

@@ -214,8 +214,8 @@ struct ErrorGoldenTests {
 
   @Test("SQLite failures map to their documented exit codes", arguments: sqliteCodes)
   func sqliteCodesMapToExitCodes(code: Int32, exit: Int32) {
-    let (mapped, message) = SleeveCLI.describe(SQLiteError(code: code, message: "m"))
+    let (mapped, message) = SleeveCLI.failure(SQLiteError(code: code, message: "m"))
     #expect(mapped.rawValue == exit)
-    #expect(message.hasPrefix("SQLite error"))
+    #expect(message?.hasPrefix("SQLite error") == true)
   }
 }

@@ -93,7 +93,7 @@ struct JobSummaryTests {
       Issue.record("a FIFO was written: \(outcome)")
       return
     }
-    #expect(SleeveCLI.describe(error).0 == .usage)
+    #expect(SleeveCLI.failure(error).code == .usage)
     #expect(
       error.description
         == "refusing to write '\(fifo)': it is a FIFO, and only a regular file is appended to; "
@@ -127,7 +127,7 @@ struct JobSummaryTests {
           Self.report("x"), environment: ["GITHUB_STEP_SUMMARY": path])
       } catch {
         #expect(error.description.contains(reason), "\(path): \(error)")
-        #expect(SleeveCLI.describe(error).0 == .usage)
+        #expect(SleeveCLI.failure(error).code == .usage)
         #expect(!error.description.contains("\n"))
       }
       if path != "/dev/null", path != directory.path("") {
@@ -146,7 +146,7 @@ struct JobSummaryTests {
           Self.report("x"), environment: ["GITHUB_STEP_SUMMARY": path])
         Issue.record("\(path) was written")
       } catch {
-        #expect(SleeveCLI.describe(error).0 == .ioError, "\(path): \(error)")
+        #expect(SleeveCLI.failure(error).code == .ioError, "\(path): \(error)")
         #expect(error.description.hasPrefix("cannot write '\(path)'"))
       }
     }

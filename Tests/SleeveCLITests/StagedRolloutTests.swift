@@ -83,7 +83,9 @@ struct StagedRolloutTests {
       shares.append(
         latest.rolloutBasisPoints.map { RolloutPercentage(basisPoints: $0)!.description }
           ?? latest.state)
-      if latest.state != RolloutRecords.rollingOut { return (shares, exits, latest) }
+      if latest.state != RecordCodes.FlagChangeState.rollingOut.name {
+        return (shares, exits, latest)
+      }
     }
     let ledger = FlagLedger(connection: try Connection(path: path, mode: .readOnly))
     return (shares, exits, try #require(try ledger.latestStates()["new-checkout"]))

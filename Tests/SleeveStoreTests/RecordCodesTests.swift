@@ -55,6 +55,28 @@ struct RecordCodesTests {
     }
   }
 
+  @Test("flag change states name the flag_states codes, and a rollout is stored as disabled")
+  func flagChangeStates() {
+    let codes = RecordCodes.FlagState.allCases.filter { $0 != .unknown }.map(\.name)
+    #expect(codes == RecordCodes.FlagChangeState.allCases.filter { $0 != .rollingOut }.map(\.name))
+    #expect(
+      RecordCodes.FlagChangeState.rollingOut.storedName == RecordCodes.FlagState.disabled.name)
+    for state in RecordCodes.FlagChangeState.allCases where state != .rollingOut {
+      #expect(RecordCodes.FlagChangeState.storedName(of: state.name) == state.name)
+    }
+    #expect(RecordCodes.FlagChangeState.storedName(of: "paused") == "paused")
+  }
+
+  @Test("session statuses are exactly what the sessions.status CHECK allows")
+  func sessionStatusesMatchTheCheck() throws {
+    let directory = TemporaryDirectory()
+    let connection = try SleeveDatabase.openForWriting(path: directory.path("codes.sqlite"))
+    let sql = try #require(
+      try connection.scalarText("SELECT sql FROM sqlite_master WHERE name = 'sessions'"))
+    let allowed = RecordCodes.SessionStatus.allCases.map(\.sqlLiteral).joined(separator: ", ")
+    #expect(sql.contains("CHECK (status IN (\(allowed)))"))
+  }
+
   @Test("an unknown stored code reads as its number, never a trap")
   func unknownCodes() {
     #expect(RecordCodes.name(1, as: RecordCodes.Status.self) == "failed")

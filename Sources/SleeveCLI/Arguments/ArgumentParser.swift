@@ -6,7 +6,7 @@ enum ArgumentParser {
   static let maximumValueBytes = 4_096
 
   /// The options accepted before the subcommand (`sleeve --db x.sqlite sessions`).
-  static let globalOptions = [SharedOptions.db, SharedOptions.format]
+  static let globalOptions = [SharedOptions.db.spec, SharedOptions.format.spec]
   /// What the command line asks for.
   enum Request: Equatable {
     /// Run `command` with these arguments.

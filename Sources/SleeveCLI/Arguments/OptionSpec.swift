@@ -12,11 +12,15 @@ struct OptionSpec: Sendable {
   /// Whether `--help` and the usage line list it (the display options are documented in
   /// README and offered by the completion scripts, but not listed in each command's help).
   let listedInHelp: Bool
+  /// What the completion scripts offer for its value (``CompletionModel``); `.none` for a
+  /// flag or a free value.
+  let completion: CompletionModel.Values
 
   init(
     _ name: String, short: Character? = nil, value: String? = nil, help: String,
-    listedInHelp: Bool = true
+    listedInHelp: Bool = true, completion: CompletionModel.Values = .none
   ) {
+    self.completion = completion
     self.name = name
     self.short = short
     self.value = value

@@ -35,7 +35,7 @@ enum CheckCommand: Command {
       handlers of the quarantine list ('sleeve quarantine'), and with --quarantine flaky
       those 'sleeve flaky' judges flaky (--quarantine none counts every handler).
       """,
-    options: [SharedOptions.db, JudgedFormat.option] + TerminalDisplay.options
+    options: [SharedOptions.db.spec, JudgedFormat.option] + TerminalDisplay.options
       + SharedOptions.filters + [
         OptionSpec(
           "max-error-rate", value: "rate", help: "Highest acceptable error rate (0.02 or 2%)."),
@@ -175,14 +175,13 @@ enum CheckCommand: Command {
   private static func apply(_ result: GateResult, context: CommandContext) throws {
     let steps = zip(result.reports, result.flags).map { RolloutStep(report: $0, verdict: $1) }
     guard steps.contains(where: { $0.change(evidence: "") != nil }) else { return }
-    let ledger = FlagLedger(
-      connection: try SleeveDatabase.openForWriting(path: context.databasePath))
+    let store = try StoreWriter(path: context.databasePath)
     for step in steps {
       let evidence = step.evidence
         .map { "\($0.metric.rawValue) \(VerdictTable.value($0)) vs \(VerdictTable.threshold($0))" }
         .joined(separator: "; ")
       guard let change = step.change(evidence: evidence) else { continue }
-      try ledger.record(change)
+      try store.recordFlagChange(change)
       let done =
         switch step.action {
         case .rollBack: "Rolled back"

@@ -5,7 +5,8 @@ protocol Command: Sendable {
   /// Its name, options and help.
   static var spec: CommandSpec { get }
   /// Runs it; returns the exit code. Throws `UsageError` for bad values and query, store or
-  /// recorder errors for the rest (the caller maps them to exit codes).
+  /// recorder errors for the rest, each naming its exit code (`CommandFailure`); a command that
+  /// has printed why it failed throws the `ExitCode` itself.
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode
   /// Whether `--format` takes the shared table/json/csv/markdown (a command with formats of its
   /// own parses it itself).
@@ -67,6 +68,14 @@ struct CommandContext {
     }
   }
 
+  /// Says on standard error, one escaped `Note:` line each, which of the selection's filters
+  /// matched nothing (``OutcomeSelection/unmatchedFilters``).
+  func noteUnmatched(_ selection: OutcomeSelection) {
+    for note in selection.unmatchedFilters {
+      console.error("Note: \(TerminalText.escaped(note))\n")
+    }
+  }
+
   /// Says on standard error, one `Warning:` line, which rows of the file belong to no session
   /// (`UnownedRows`): every answer leaves them out, and the gate refuses the file.
   func warnUnowned(_ unowned: UnownedRows) {
@@ -85,36 +94,40 @@ struct CommandContext {
   }
 }
 
-/// Options several commands share.
+/// Options several commands share, declared once (``Option``, ``Flag``).
 enum SharedOptions {
-  static let db = OptionSpec(
-    "db", value: "path", help: "The database (default: $SLEEVE_DB, else ./sleeve.sqlite).")
-  static let format = OptionSpec(
+  static let db = Option<String>(
+    "db", value: "path", help: "The database (default: $SLEEVE_DB, else ./sleeve.sqlite).",
+    completion: .files)
+  static let format = Option<OutputFormat>(
     "format", value: "format", help: "Output: table, json, csv or markdown (default: table).")
   /// What the query commands share: `--db`, `--format`, and the display options
   /// (`TerminalDisplay.options`).
-  static let common = [db, format] + TerminalDisplay.options
+  static let common = [db.spec, format.spec] + TerminalDisplay.options
 
-  static let filters =
-    SessionTerms.options + [
-      OptionSpec("control", value: "name", help: "Only handlers on this control."),
-      OptionSpec(
-        "handler", value: "name", help: "Only this handler (its id or registration site)."),
-      OptionSpec("flag", value: "key", help: "Only handlers gated by this flag."),
-    ]
+  static let control = Option<String>(
+    "control", value: "name", help: "Only handlers on this control.")
+  static let handler = Option<String>(
+    "handler", value: "name", help: "Only this handler (its id or registration site).",
+    completion: .recorded("handlers", fixed: []))
+  static let flag = Option<String>(
+    "flag", value: "key", help: "Only handlers gated by this flag.",
+    completion: .recorded("flags", fixed: []))
 
+  static let filters = SessionTerms.options.map(\.spec) + [control.spec, handler.spec, flag.spec]
+
+  static let exact = Flag(
+    "exact", help: "Answer from raw rows: exact percentiles (as --method exact).")
+  static let methodOption = Option<AnswerMethod>(
+    "method", value: "method",
+    help: "auto (default: summaries when every session has them), exact or histogram.")
   /// `--exact` and `--method`: which rows the answer reads (`AnswerMethod`).
-  static let method = [
-    OptionSpec(
-      "exact", help: "Answer from raw rows: exact percentiles (as --method exact)."),
-    OptionSpec(
-      "method", value: "method",
-      help: "auto (default: summaries when every session has them), exact or histogram."),
-  ]
+  static let method = [exact.spec, methodOption.spec]
 
-  static let by = OptionSpec(
+  static let byOption = Option<Grouping>(
     "by", value: "group",
     help: "Group by control, handler (default), event, flag, variant or session.")
+  static let by = byOption.spec
 
   /// The filter the options give; `defaultSession` applies when `--session` is absent.
   static func filter(
@@ -123,17 +136,16 @@ enum SharedOptions {
   ) throws -> QueryFilter {
     var filter = QueryFilter()
     filter.session = defaultSession
-    if arguments["last"] != nil, arguments["session"] != nil {
+    if arguments.text(of: SessionTerms.last) != nil, arguments.text(of: SessionTerms.session) != nil
+    {
       throw UsageError(SessionTerms.conflict, command: context.command.name)
     }
-    for name in SessionTerms.names {
-      _ = try context.value(name, in: arguments) { text throws(ValueError) in
-        try SessionTerms.apply(name, text, to: &filter)
-      }
+    for term in SessionTerms.options {
+      try context.value(term, in: arguments)?(&filter)
     }
-    filter.control = arguments["control"]
-    filter.handler = arguments["handler"]
-    filter.flag = arguments["flag"]
+    filter.control = arguments.text(of: control)
+    filter.handler = arguments.text(of: handler)
+    filter.flag = arguments.text(of: flag)
     filter.method = try method(arguments, context: context)
     return filter
   }
@@ -142,10 +154,8 @@ enum SharedOptions {
   static func method(_ arguments: ParsedArguments, context: CommandContext) throws
     -> AnswerMethod
   {
-    let chosen = try context.value("method", in: arguments) { text throws(ValueError) in
-      try ValueParsers.choice(text, of: AnswerMethod.self)
-    }
-    guard arguments.has("exact") else { return chosen ?? .automatic }
+    let chosen = try context.value(methodOption, in: arguments)
+    guard arguments.has(exact) else { return chosen ?? .automatic }
     guard chosen == nil || chosen == .exact else {
       throw UsageError(
         "--exact and --method \(chosen!.rawValue) contradict each other; pass one",
@@ -156,9 +166,7 @@ enum SharedOptions {
 
   /// The `--by` grouping (default: handler).
   static func grouping(_ arguments: ParsedArguments, context: CommandContext) throws -> Grouping {
-    try context.value("by", in: arguments) { text throws(ValueError) in
-      try ValueParsers.choice(text, of: Grouping.self)
-    } ?? .handler
+    try context.value(byOption, in: arguments) ?? .handler
   }
 
   /// A line naming the sessions a report covers.

@@ -58,7 +58,7 @@ enum CompleteCommand: Command {
 
   static let spec = CommandSpec(
     name: "__complete", abstract: "The values the completion scripts offer (not for people).",
-    arguments: ["kind"], options: [SharedOptions.db], listedInHelp: false)
+    arguments: ["kind"], options: [SharedOptions.db.spec], listedInHelp: false)
 
   static var usesSharedFormat: Bool { false }
 

@@ -14,7 +14,7 @@ enum DemoCommand: Command {
       visit's pitfalls, with CI context filled in: ready for diff, flaky, check and lint.
       """,
     options: [
-      SharedOptions.db,
+      SharedOptions.db.spec,
       OptionSpec("fires", value: "n", help: "Replayed taps, toggles and typing (default: 2000)."),
       OptionSpec("history", help: "Record a small history of runs on main and one on a branch."),
     ])

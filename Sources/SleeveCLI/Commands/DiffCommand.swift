@@ -16,7 +16,7 @@ enum DiffCommand: Command {
       each side's concurrent cohorts per served share below the table (and under "rollouts"
       in JSON). Exit 0 whatever the verdicts (gate with 'sleeve check --baseline').
       """,
-    options: [SharedOptions.db, JudgedFormat.option] + TerminalDisplay.options
+    options: [SharedOptions.db.spec, JudgedFormat.option] + TerminalDisplay.options
       + BaselineSelection.filters + [
         SharedOptions.by, BaselineSelection.baseline, BaselineSelection.candidate,
         BaselineSelection.allowOverlap,

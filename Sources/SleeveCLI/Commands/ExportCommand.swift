@@ -39,7 +39,7 @@ enum ExportCommand: Command {
       changed after part of it was delivered; 76: the receiver refused a request.
       """,
     options: [
-      SharedOptions.db,
+      SharedOptions.db.spec,
       OptionSpec(
         "format", value: "format",
         help: "otlp-json, otlp-metrics-json, ndjson or csv (default: ndjson)."),

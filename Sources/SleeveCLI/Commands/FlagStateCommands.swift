@@ -14,7 +14,7 @@ enum FlagStateChange {
         + "error (exit 66) unless --create is given.",
       arguments: ["flag"],
       options: [
-        SharedOptions.db,
+        SharedOptions.db.spec,
         OptionSpec(
           "reason", value: "text",
           help: reasonRequired ? "Why (required)." : "Why (optional)."),
@@ -42,12 +42,12 @@ enum FlagStateChange {
     guard try create || DatabaseFile.inspect(path) != .missing else {
       throw QueryError.databaseNotFound(path: path)
     }
-    let ledger = FlagLedger(connection: try SleeveDatabase.openForWriting(path: path))
-    guard try create || ledger.knows(key) else {
+    let store = try StoreWriter(path: path)
+    guard try create || store.knowsFlag(key) else {
       throw UnknownFlag(key: key, path: path)
     }
     let actor = arguments["actor"] ?? context.console.environment["USER"]
-    try ledger.record(
+    try store.recordFlagChange(
       FlagLedger.Change(
         key: key, state: state, reason: reason, actor: actor,
         rolloutBasisPoints: rollout?.basisPoints))
@@ -73,10 +73,11 @@ enum FlagStateChange {
   }
 }
 
-/// A flag the database has never seen.
-struct UnknownFlag: Error, CustomStringConvertible {
+/// A flag the database has never seen: exit 66.
+struct UnknownFlag: CommandFailure, CustomStringConvertible {
   let key: String
   let path: String
+  var exitCode: ExitCode { .notFound }
   var description: String {
     "flag '\(key)' is unknown in '\(path)'; check the key ('sleeve flags --session all') "
       + "or pass --create"
@@ -91,7 +92,9 @@ enum RollbackCommand: Command {
     reasonRequired: true)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-    try FlagStateChange.run(state: "rolledBack", reasonRequired: true, arguments, context: context)
+    try FlagStateChange.run(
+      state: RecordCodes.FlagChangeState.rolledBack.name, reasonRequired: true, arguments,
+      context: context)
   }
 }
 
@@ -102,7 +105,9 @@ enum EnableCommand: Command {
     reasonRequired: false)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-    try FlagStateChange.run(state: "enabled", reasonRequired: false, arguments, context: context)
+    try FlagStateChange.run(
+      state: RecordCodes.FlagChangeState.enabled.name, reasonRequired: false, arguments,
+      context: context)
   }
 }
 
@@ -122,7 +127,7 @@ enum RolloutCommand: Command {
       """,
     arguments: ["flag"],
     options: [
-      SharedOptions.db,
+      SharedOptions.db.spec,
       OptionSpec("percent", value: "P", help: "The share served on: 0 to 100, e.g. 25 or 0.5."),
       OptionSpec("reason", value: "text", help: "Why (optional)."),
       OptionSpec("actor", value: "name", help: "Who (default: $USER)."),
@@ -136,7 +141,8 @@ enum RolloutCommand: Command {
       throw UsageError("Missing value for '--percent <P>'", command: spec.name)
     }
     return try FlagStateChange.run(
-      state: RolloutRecords.rollingOut, reasonRequired: false, arguments, context: context,
+      state: RecordCodes.FlagChangeState.rollingOut.name, reasonRequired: false, arguments,
+      context: context,
       rollout: percent)
   }
 }
@@ -148,6 +154,8 @@ enum DisableCommand: Command {
     reasonRequired: false)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-    try FlagStateChange.run(state: "disabled", reasonRequired: false, arguments, context: context)
+    try FlagStateChange.run(
+      state: RecordCodes.FlagChangeState.disabled.name, reasonRequired: false, arguments,
+      context: context)
   }
 }

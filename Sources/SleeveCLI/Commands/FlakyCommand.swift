@@ -20,7 +20,7 @@ enum FlakyCommand: Command {
       Every session the filters allow is read (default: --session all).
       Exits 0 whatever it finds (flaky is information); 66 when no session matches.
       """,
-    options: [SharedOptions.db, JudgedFormat.option] + TerminalDisplay.options
+    options: [SharedOptions.db.spec, JudgedFormat.option] + TerminalDisplay.options
       + SharedOptions.filters + [
         OptionSpec(
           "window", value: "n",

@@ -20,9 +20,9 @@ extension LintCommand {
     // session may register there).
     let known = try LintSuppressionLedger(connection: try SleeveDatabase.openForReading(path: path))
       .knows(site: site)
-    let ledger = LintSuppressionLedger(connection: try SleeveDatabase.openForWriting(path: path))
+    let store = try StoreWriter(path: path)
     let actor = arguments["actor"] ?? context.console.environment["USER"]
-    let isNew = try ledger.add(
+    let isNew = try store.suppress(
       LintSuppression(check: check.id, site: site, reason: reason, actor: actor))
     context.console.out(
       TerminalText.escaped(
@@ -55,9 +55,8 @@ extension LintCommand {
     guard entries.contains(where: { $0.check == check.id && $0.site == key }) else {
       throw notSuppressed()
     }
-    let ledger = LintSuppressionLedger(
-      connection: try SleeveDatabase.openForWriting(path: context.databasePath))
-    guard try ledger.remove(check: check.id, site: site) else { throw notSuppressed() }
+    let store = try StoreWriter(path: context.databasePath)
+    guard try store.liftSuppression(check: check.id, site: site) else { throw notSuppressed() }
     context.console.out(
       TerminalText.escaped("\(check.id) is no longer suppressed at '\(site)'.") + "\n")
     return .success
@@ -104,8 +103,9 @@ extension LintCommand {
   }
 }
 
-/// A suppression `lint unsuppress` cannot find.
-struct LintSuppressionNotFound: Error, CustomStringConvertible {
+/// A suppression `lint unsuppress` cannot find: exit 66.
+struct LintSuppressionNotFound: CommandFailure, CustomStringConvertible {
   let description: String
+  var exitCode: ExitCode { .notFound }
   init(_ description: String) { self.description = description }
 }

@@ -36,7 +36,7 @@ enum LintCommand: Command {
       database, session or suppression not found; 74 I/O error.
       """,
     arguments: ["action"], repeatsLastArgument: true, argumentsOptional: true,
-    options: [SharedOptions.db, JudgedFormat.option] + TerminalDisplay.options
+    options: [SharedOptions.db.spec, JudgedFormat.option] + TerminalDisplay.options
       + SharedOptions.filters + [
         OptionSpec("disable", value: "check", help: "Skip this check (repeatable)."),
         OptionSpec(

@@ -24,7 +24,7 @@ enum MergeCommand: Command {
       OptionSpec(
         "include-unterminated",
         help: "Also copy sessions that have not ended (running or crashed)."),
-      SharedOptions.format,
+      SharedOptions.format.spec,
     ] + TerminalDisplay.options)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
@@ -35,12 +35,11 @@ enum MergeCommand: Command {
     // Every input is checked before the output is created or written.
     for input in inputs { try requireReadable(input) }
     let created = try DatabaseFile.inspect(out) == .missing
-    var merger: SessionMerger? = try SessionMerger(
-      target: SleeveDatabase.openForWriting(path: out))
+    var store: StoreWriter? = try StoreWriter(path: out)
     var reports: [SessionMerger.Report] = []
     do {
       for (index, input) in inputs.enumerated() {
-        let report = try merger!.merge(path: input, includeUnterminated: includeUnterminated) {
+        let report = try store!.merge(path: input, includeUnterminated: includeUnterminated) {
           step in
           guard console.errorIsTerminal else { return }
           console.error(
@@ -55,7 +54,7 @@ enum MergeCommand: Command {
       if !reports.isEmpty { printReports(reports, out: out, context: context) }
       if created && reports.isEmpty {
         // Nothing was merged into the file this command created: leave nothing behind.
-        merger = nil
+        store = nil
         for suffix in ["", "-wal", "-shm"] { unlink(out + suffix) }
       }
       throw error

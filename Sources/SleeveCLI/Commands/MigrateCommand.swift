@@ -6,7 +6,7 @@ enum MigrateCommand: Command {
   static let spec = CommandSpec(
     name: "migrate", abstract: "Apply pending schema migrations (or show them with --status).",
     options: [
-      SharedOptions.db,
+      SharedOptions.db.spec,
       OptionSpec("status", help: "Show applied and pending migrations without changing anything."),
     ])
 
@@ -28,7 +28,7 @@ enum MigrateCommand: Command {
       }
       return .success
     }
-    let applied = try SleeveDatabase.migrate(path: path).applied
+    let applied = try StoreWriter(path: path).appliedMigrations
     context.console.out(
       applied.isEmpty
         ? "'\(TerminalText.escaped(path))' is up to date.\n"

@@ -22,7 +22,7 @@ enum PruneCommand: Command {
       shows what would go and changes nothing. Selects every session unless --session or a
       filter narrows it.
       """,
-    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll + [
+    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll.map(\.spec) + [
       OptionSpec(
         "raw-older-than", value: "age",
         help: "Prune sessions that ended before this age (30d, 12h) or date (2026-11-01)."),
@@ -42,10 +42,10 @@ enum PruneCommand: Command {
       show(plan: plan, result: nil, context: context)
       return .success
     }
-    let connection = try SleeveDatabase.openForWriting(path: context.databasePath)
-    let plan = try RawRowPruner.plan(sessions: sessions, policy: policy, connection: connection)
+    let store = try StoreWriter(path: context.databasePath)
+    let plan = try store.planPrune(sessions: sessions, policy: policy)
     let progress = ProgressLine(console: context.console)
-    let result = try RawRowPruner.execute(plan, connection: connection) { done in
+    let result = try store.prune(plan) { done in
       progress.update("Pruning session \(done) of \(plan.targets.count)")
     }
     progress.finish("Pruned \(result.pruned.count) of \(plan.targets.count) sessions")

@@ -98,9 +98,9 @@ enum QuarantineCommand: Command {
             + "('sleeve errors --session all') or pass --create")
       }
     }
-    let ledger = QuarantineLedger(connection: try SleeveDatabase.openForWriting(path: path))
+    let store = try StoreWriter(path: path)
     let actor = arguments["actor"] ?? context.console.environment["USER"]
-    let isNew = try ledger.add(
+    let isNew = try store.quarantine(
       QuarantineEntry(handler: handler, control: control, reason: reason, actor: actor))
     context.console.out(
       TerminalText.escaped(
@@ -132,9 +132,10 @@ enum QuarantineCommand: Command {
     guard entries.contains(where: { $0.handler == name && $0.control == wanted }) else {
       throw notQuarantined()
     }
-    let ledger = QuarantineLedger(
-      connection: try SleeveDatabase.openForWriting(path: context.databasePath))
-    guard try ledger.remove(handler: handler, control: control) else { throw notQuarantined() }
+    let store = try StoreWriter(path: context.databasePath)
+    guard try store.liftQuarantine(handler: handler, control: control) else {
+      throw notQuarantined()
+    }
     context.console.out(
       TerminalText.escaped(
         "Handler '\(handler)' is no longer quarantined"
@@ -181,8 +182,9 @@ enum QuarantineCommand: Command {
   }
 }
 
-/// A handler `quarantine` cannot find: not recorded (add), or not quarantined (remove).
-struct QuarantineNotFound: Error, CustomStringConvertible {
+/// A handler `quarantine` cannot find: not recorded (add), or not quarantined (remove): exit 66.
+struct QuarantineNotFound: CommandFailure, CustomStringConvertible {
   let description: String
+  var exitCode: ExitCode { .notFound }
   init(_ description: String) { self.description = description }
 }

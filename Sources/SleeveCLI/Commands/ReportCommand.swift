@@ -18,7 +18,7 @@ enum ReportCommand: Command {
       first; the HTML trend then draws the baseline's sessions and the selected ones.
       """,
     options: [
-      SharedOptions.db,
+      SharedOptions.db.spec,
       OptionSpec("format", value: "format", help: "markdown (default), json or html."),
     ] + SharedOptions.filters + [
       OptionSpec("min-samples", value: "n", help: "Fewest samples for a verdict.")

@@ -12,7 +12,7 @@ enum SessionsCommand: Command {
       partial (the push stopped short, or waits for the session to end) or failed, per
       endpoint.
       """,
-    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll)
+    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll.map(\.spec))
 
   /// The first 12 scalars of a commit id, as `git log --oneline` shortens them.
   static func shortCommit(_ commit: String) -> String {

@@ -18,7 +18,7 @@ enum SummarizeCommand: Command {
       summaries are all that is left of them. Upgrades a file from before summaries, as every
       writer does. Selects every session unless --session or a filter narrows it.
       """,
-    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll + [
+    options: SharedOptions.common + SessionTerms.optionsDefaultingToAll.map(\.spec) + [
       OptionSpec(
         "rebuild", help: "Also rebuild the summaries of sessions that have them (not pruned).")
     ])
@@ -35,10 +35,10 @@ enum SummarizeCommand: Command {
       )
     }
     context.warnUnowned(unowned)
-    let connection = try SleeveDatabase.openForWriting(path: context.databasePath)
+    let store = try StoreWriter(path: context.databasePath)
     let progress = ProgressLine(console: context.console)
-    let report = try SessionSummarizer.summarize(
-      sessions: sessions.map(\.id), rebuild: arguments.has("rebuild"), connection: connection
+    let report = try store.summarize(
+      sessions: sessions.map(\.id), rebuild: arguments.has("rebuild")
     ) { done in
       progress.update("Summarizing session \(done) of \(sessions.count)")
     }

@@ -327,13 +327,21 @@ final class OutputFile {
 }
 
 /// Why an output file could not be written. Each description is one line.
-enum OutputFileError: Error, CustomStringConvertible {
+enum OutputFileError: CommandFailure, CustomStringConvertible {
   /// The path must not be written (a database, an input, a directory, …): exit 64.
   case refused(path: String, reason: String)
   /// Writing failed (no space, permissions, missing directory): exit 74.
   case cannotWrite(path: String, reason: String)
   /// The path is a FIFO that no process reads (writing would wait forever): exit 74.
   case noReader(path: String)
+
+  /// 64 for a path that must not be written, 74 for a write that failed.
+  var exitCode: ExitCode {
+    switch self {
+    case .refused: .usage
+    case .cannotWrite, .noReader: .ioError
+    }
+  }
 
   var description: String {
     switch self {

@@ -1,4 +1,5 @@
 import SleeveQuery
+import SleeveStore
 
 #if canImport(Glibc)
   import Glibc
@@ -185,8 +186,8 @@ enum SVGCharts {
       let bandWidth = max(position(end) - x, 1)
       let color =
         switch change.state {
-        case "enabled": colors.enabled
-        case "rolledBack": colors.rolledBack
+        case RecordCodes.FlagChangeState.enabled.name: colors.enabled
+        case RecordCodes.FlagChangeState.rolledBack.name: colors.rolledBack
         default: colors.disabled
         }
       svg +=

@@ -1,5 +1,5 @@
 import SleeveQuery
-import SleeveRecorder
+import SleeveStore
 
 /// Pushes each recorded session to an OTLP/HTTP endpoint once it has ended: set it as
 /// `RecorderOptions.export`. Traces and metrics go as `sleeve export --endpoint` sends them,

@@ -1,3 +1,5 @@
+import SleeveStore
+
 /// Why Sleeve's push settings (its flags and the `OTEL_EXPORTER_OTLP_*` variables) cannot be
 /// used.
 ///
@@ -111,4 +113,11 @@ public enum OTLPConfigurationError: Error, Sendable, Equatable, CustomStringConv
     case .notUTF8: "has a value that is not UTF-8 once percent-decoded"
     }
   }
+}
+
+extension OTLPConfigurationError: CommandFailure {
+  /// 64: the flags or variables are a usage mistake.
+  public var exitCode: ExitCode { .usage }
+  /// ``message``.
+  public var failureMessage: String? { message }
 }

@@ -23,7 +23,8 @@ public struct FlagReport: Equatable, Sendable {
     /// The share served on after this change: the rollout's, 100% enabled, else 0%.
     public var servedPercent: RolloutPercentage {
       if let percent { return percent }
-      return state == "enabled" ? .everyone : RolloutPercentage(basisPoints: 0)!
+      return state == RecordCodes.FlagChangeState.enabled.name
+        ? .everyone : RolloutPercentage(basisPoints: 0)!
     }
 
     /// `enabled`, `rollingOut 25%`, …: the state with its share.

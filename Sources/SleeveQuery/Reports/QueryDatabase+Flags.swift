@@ -95,7 +95,8 @@ extension QueryDatabase {
       ).flatMap(RolloutPercentage.init(basisPoints:))
       changes[key, default: []].append(
         FlagReport.Change(
-          state: share == nil ? statement.text(at: 1) ?? "" : RolloutRecords.rollingOut,
+          state: share == nil
+            ? statement.text(at: 1) ?? "" : RecordCodes.FlagChangeState.rollingOut.name,
           reason: statement.text(at: 2), actor: statement.text(at: 3),
           atUnixNanoseconds: statement.int64(at: 4), session: session, percent: share))
     }

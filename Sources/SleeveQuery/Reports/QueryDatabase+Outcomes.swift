@@ -3,13 +3,17 @@ extension QueryDatabase {
   public func errorRates(matching filter: QueryFilter, by grouping: Grouping) throws
     -> [ErrorRateRow]
   {
+    try errorRateAnswer(matching: filter, by: grouping).rows
+  }
+
+  /// Error rates of a resolved selection's outcomes, one row per group, largest n first.
+  public func errorRates(in selection: OutcomeSelection) throws -> [ErrorRateRow] {
     try translating {
-      let sessions = try sessions(matching: filter)
-      let groups = try OutcomeScan(
-        database: self, sessions: sessions, grouping: grouping, filter: filter,
-        collectDurations: false
-      ).run()
-      return groups.map(ErrorRateRow.init).sorted(by: Self.largestFirst)
+      var scan = OutcomeScan(
+        database: self, sessions: selection.sessions, grouping: selection.grouping,
+        filter: selection.filter, collectDurations: false)
+      scan.plan = selection.plan
+      return try scan.run().map(ErrorRateRow.init).sorted(by: Self.largestFirst)
     }
   }
 
@@ -20,12 +24,22 @@ extension QueryDatabase {
   public func latency(
     matching filter: QueryFilter, by grouping: Grouping, percentiles: [Double]
   ) throws -> [LatencyRow] {
+    try latencyAnswer(matching: filter, by: grouping, percentiles: percentiles).rows
+  }
+
+  /// Latency percentiles of a resolved selection's outcomes, one row per group, largest n
+  /// first.
+  ///
+  /// - Parameter percentiles: Each in 0…100, e.g. `[50, 95, 99]`.
+  public func latency(in selection: OutcomeSelection, percentiles: [Double]) throws
+    -> [LatencyRow]
+  {
     try translating {
-      let sessions = try sessions(matching: filter)
-      var groups = try OutcomeScan(
-        database: self, sessions: sessions, grouping: grouping, filter: filter,
-        collectDurations: true
-      ).run()
+      var scan = OutcomeScan(
+        database: self, sessions: selection.sessions, grouping: selection.grouping,
+        filter: selection.filter, collectDurations: true)
+      scan.plan = selection.plan
+      var groups = try scan.run()
       var rows: [LatencyRow] = []
       for index in groups.indices {
         rows.append(LatencyRow(&groups[index], percentiles: percentiles))

@@ -39,7 +39,7 @@ public struct RolloutStep: Equatable, Sendable {
       evidence = verdict.checks.filter { $0.verdict == .breach }
       // A step records a change of state, never the same state again: a flag already rolled
       // back stays so (the breach that rolled it back is still in its cohorts).
-      guard report.state != RecordCodes.FlagState.rolledBack.name else {
+      guard report.state != RecordCodes.FlagChangeState.rolledBack.name else {
         action = .stay(why: "rollback: already rolled back")
         return
       }
@@ -75,16 +75,17 @@ public struct RolloutStep: Equatable, Sendable {
     switch action {
     case .rollBack:
       FlagLedger.Change(
-        key: flag, state: RecordCodes.FlagState.rolledBack.name,
+        key: flag, state: RecordCodes.FlagChangeState.rolledBack.name,
         reason: "sleeve check: " + evidence, actor: Self.actor)
     case .advance(let percent):
       FlagLedger.Change(
-        key: flag, state: RolloutRecords.rollingOut,
+        key: flag, state: RecordCodes.FlagChangeState.rollingOut.name,
         reason: "sleeve check: stage passed, now \(percent): " + evidence, actor: Self.actor,
         rolloutBasisPoints: percent.basisPoints)
     case .complete:
       FlagLedger.Change(
-        key: flag, state: "enabled", reason: "sleeve check: last stage passed: " + evidence,
+        key: flag, state: RecordCodes.FlagChangeState.enabled.name,
+        reason: "sleeve check: last stage passed: " + evidence,
         actor: Self.actor)
     case .stay:
       nil

@@ -90,7 +90,7 @@ extension QueryDatabase {
     // An ended, summarized session's counts are those its summary recorded when it ended (no
     // row is added to an ended session): read from one row, not counted over its raw rows,
     // and the only counts left once they are pruned.
-    let state = row.text(at: 5) == "ended" ? states[id] : nil
+    let state = row.text(at: 5) == RecordCodes.SessionStatus.ended.name ? states[id] : nil
     let liveness = SessionLiveness.classify(
       status: row.text(at: 5) ?? "", host: row.text(at: 6) ?? "", pid: row.int64(at: 7),
       heartbeatUnixNanoseconds: row.int64(at: 8))

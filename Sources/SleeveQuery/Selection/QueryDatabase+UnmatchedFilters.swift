@@ -12,8 +12,14 @@ extension QueryDatabase {
   /// - Throws: `QueryError.sessionNotFound` when no session matches.
   public func unmatchedFilters(_ filter: QueryFilter) throws -> [String] {
     guard filter.narrowsHandlers else { return [] }
+    return try translating { try unmatchedFilters(filter, in: sessions(matching: filter)) }
+  }
+
+  /// ``unmatchedFilters(_:)`` over `sessions`, the sessions `filter` selects (resolved once by
+  /// the caller).
+  func unmatchedFilters(_ filter: QueryFilter, in sessions: [SessionSummary]) throws -> [String] {
+    guard filter.narrowsHandlers else { return [] }
     return try translating {
-      let sessions = try sessions(matching: filter)
       var control = filter.control == nil
       var handler = filter.handler == nil
       var flag = filter.flag == nil

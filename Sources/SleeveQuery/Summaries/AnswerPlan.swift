@@ -76,6 +76,13 @@ public struct AnswerPlan: Equatable, Sendable {
     "by rank, numpy method='lower' (the value at rank floor((n-1)p/100)), from base-2 "
     + "exponential histograms"
 
+  /// How this plan's percentiles are computed, as outputs name it: by rank from the
+  /// histograms (``histogramPercentileMethod``) from summaries, by linear interpolation
+  /// (``Percentile/method``) from raw rows.
+  public var percentileMethod: String {
+    source == .summaries ? Self.histogramPercentileMethod : Percentile.method
+  }
+
   /// `±1.083%`: a relative error as outputs show it beside a value (three decimals of a
   /// percent, to the nearest: scale 5's 1.08300…% shows as 1.083%).
   public static func bound(_ fraction: Double) -> String {

@@ -138,15 +138,6 @@ public final class DatabaseFlagProvider: FlagProvider {
 
   /// The state a recorded change names, or `nil` for a name this binary does not know.
   private static func state(_ change: FlagLedger.Change) -> FlagState? {
-    switch change.state {
-    case "enabled": .enabled
-    case "disabled": .disabled
-    case "rolledBack": .rolledBack(reason: change.reason ?? "")
-    case RolloutRecords.rollingOut:
-      change.rolloutBasisPoints.flatMap(RolloutPercentage.init(basisPoints:)).map {
-        .rollingOut(percent: $0)
-      }
-    default: nil
-    }
+    FlagState(recorded: change)
   }
 }

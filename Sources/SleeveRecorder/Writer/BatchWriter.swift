@@ -452,22 +452,11 @@ final class BatchWriter {
   }
 
   private func insert(_ change: FlagChange, of session: WriterSession) throws {
-    let statement = statements.insertFlagEvent
-    let reason: String? =
-      if case .rolledBack(let reason) = change.state { reason } else { nil }
-    try statement.bind(session.rowID, at: 1)
-    try statement.bind(RecordedText.capped(change.key, to: .name), at: 2)
-    try statement.bind(RolloutRecords.storedState(change.state.name), at: 3)
-    try statement.bind(reason.map { RecordedText.capped($0, to: .message) }, at: 4)
-    try statement.bind(change.actor.map { RecordedText.capped($0, to: .name) }, at: 5)
-    try statement.bind(session.startedUnixNanoseconds(at: change.atNanoseconds), at: 6)
-    try statement.bind(session.sinceStart(change.atNanoseconds), at: 7)
-    try statement.run()
-    guard case .rollingOut(let percent) = change.state else { return }
-    let rollout = statements.insertFlagRollout
-    try rollout.bind(connection.lastInsertRowID, at: 1)
-    try rollout.bind(Int64(percent.basisPoints), at: 2)
-    try rollout.run()
+    try statements.flagEvents.write(
+      FlagEventWriter.Row(
+        change, session: session.rowID,
+        atUnixNanoseconds: session.startedUnixNanoseconds(at: change.atNanoseconds),
+        atNanoseconds: session.sinceStart(change.atNanoseconds)))
   }
 
   private func persistProgress(

@@ -13,8 +13,8 @@ final class Statements {
   let insertOutcome: Statement
   let upsertFlag: Statement
   let insertOutcomeRollout: Statement
-  let insertFlagRollout: Statement
-  let insertFlagEvent: Statement
+  /// The one writer of `flag_events` rows (and their rollout shares).
+  let flagEvents: FlagEventWriter
   let insertContext: Statement
   let recordTestResult: Statement
   let insertLifetime: Statement
@@ -26,7 +26,7 @@ final class Statements {
       """
       INSERT INTO sessions (uuid, name, tags_json, started_unix_ns, heartbeat_unix_ns, status,
         durability, host, pid, os, runtime, sleeve_version, sqlite_version, metadata_json)
-      VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)
+      VALUES (?, ?, ?, ?, ?, \(RecordCodes.SessionStatus.running.sqlLiteral), ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     updateSessionProgress = try connection.prepare(
       """
@@ -34,7 +34,10 @@ final class Statements {
         write_errors = ?, last_error = ? WHERE id = ?
       """)
     endSession = try connection.prepare(
-      "UPDATE sessions SET status = 'ended', ended_unix_ns = ? WHERE id = ?")
+      """
+      UPDATE sessions SET status = \(RecordCodes.SessionStatus.ended.sqlLiteral), ended_unix_ns = ?
+      WHERE id = ?
+      """)
     insertControl = try connection.prepare(
       "INSERT OR IGNORE INTO controls (id, session_id, name, kind) VALUES (?, ?, ?, ?)")
     insertRegistration = try connection.prepare(
@@ -60,7 +63,6 @@ final class Statements {
       """)
     insertOutcomeRollout = try connection.prepare(
       "INSERT INTO outcome_rollouts (outcome_id, basis_points, assignment) VALUES (?, ?, ?)")
-    insertFlagRollout = try connection.prepare(RolloutRecords.insertFlagRollout)
     upsertFlag = try connection.prepare(
       """
       INSERT INTO flags (session_id, key, owner, max_error_rate, max_p99_ns, min_samples)
@@ -69,11 +71,7 @@ final class Statements {
         max_error_rate = excluded.max_error_rate, max_p99_ns = excluded.max_p99_ns,
         min_samples = excluded.min_samples
       """)
-    insertFlagEvent = try connection.prepare(
-      """
-      INSERT INTO flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
-      VALUES (?, ?, ?, ?, ?, ?, ?)
-      """)
+    flagEvents = try FlagEventWriter(connection: connection)
     insertContext = try connection.prepare(
       """
       INSERT INTO session_context (session_id, ci_system, commit_sha, branch, pull_request,

@@ -3,7 +3,8 @@
 ///
 /// ```swift
 /// let ledger = try FlagLedger(connection: SleeveDatabase.openForWriting(path: "sleeve.sqlite"))
-/// try ledger.record(FlagLedger.Change(key: "new-checkout", state: "rolledBack",
+/// try ledger.record(FlagLedger.Change(key: "new-checkout",
+///                                     state: RecordCodes.FlagChangeState.rolledBack.name,
 ///                                     reason: "p99 over budget", actor: "oncall"))
 /// ```
 public struct FlagLedger {
@@ -11,7 +12,7 @@ public struct FlagLedger {
   public struct Change: Equatable, Sendable {
     /// The flag's key.
     public let key: String
-    /// `enabled`, `disabled`, `rolledBack` or `rollingOut`.
+    /// `enabled`, `disabled`, `rolledBack` or `rollingOut` (``RecordCodes/FlagChangeState``).
     public let state: String
     /// For `rollingOut`, the share served on in basis points (0...10,000); `nil` otherwise.
     public let rolloutBasisPoints: Int?
@@ -69,27 +70,16 @@ public struct FlagLedger {
     return statement.int64(at: 0) != 0
   }
 
-  /// Records a change made outside any session (from the command line), its texts capped as
-  /// every recorded text is (`RecordedText`: key and actor 1,024 bytes, reason 4,096), in one
-  /// transaction. A `rollingOut` change is stored as ``RolloutRecords`` says.
+  /// Records a change made outside any session (from the command line) in one transaction,
+  /// through the one writer of flag events (``FlagEventWriter``, which caps its texts and
+  /// stores a `rollingOut` change's share).
   public func record(_ change: Change) throws {
     try connection.transaction {
-      let statement = try connection.prepare(
-        """
-        INSERT INTO flag_events (session_id, key, state, reason, actor, at_unix_ns, at_ns)
-        VALUES (NULL, ?, ?, ?, ?, ?, NULL)
-        """)
-      try statement.bind(RecordedText.capped(change.key, to: .name), at: 1)
-      try statement.bind(RolloutRecords.storedState(change.state), at: 2)
-      try statement.bind(change.reason.map { RecordedText.capped($0, to: .message) }, at: 3)
-      try statement.bind(change.actor.map { RecordedText.capped($0, to: .name) }, at: 4)
-      try statement.bind(change.atUnixNanoseconds, at: 5)
-      try statement.run()
-      if change.state == RolloutRecords.rollingOut {
-        try RolloutRecords.recordRollout(
-          event: connection.lastInsertRowID, basisPoints: change.rolloutBasisPoints ?? 0,
-          connection: connection)
-      }
+      try FlagEventWriter(connection: connection).write(
+        FlagEventWriter.Row(
+          key: change.key, state: change.state, rolloutBasisPoints: change.rolloutBasisPoints,
+          reason: change.reason, actor: change.actor,
+          atUnixNanoseconds: change.atUnixNanoseconds))
     }
   }
 
@@ -109,7 +99,9 @@ public struct FlagLedger {
       let share = try RolloutRecords.basisPoints(
         statement, at: 5, what: "flag '\(key)'", path: connection.path)
       latest[key] = Change(
-        key: key, state: share == nil ? statement.text(at: 1) ?? "" : RolloutRecords.rollingOut,
+        key: key,
+        state: share == nil
+          ? statement.text(at: 1) ?? "" : RecordCodes.FlagChangeState.rollingOut.name,
         reason: statement.text(at: 2), actor: statement.text(at: 3),
         atUnixNanoseconds: statement.int64(at: 4), rolloutBasisPoints: share)
     }

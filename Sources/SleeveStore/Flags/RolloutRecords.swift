@@ -1,17 +1,9 @@
 /// The one home of the rollout tables (`Migrations/0007_rollouts.sql`): how a `rollingOut`
-/// state is stored beside its `flag_events` row, how a rollout outcome's share and
+/// state's share is stored beside its `flag_events` row (its name is stored as
+/// `RecordCodes.FlagChangeState.storedName` says), how a rollout outcome's share and
 /// assignment are stored, and how a definition's plan (unit, salt, stages) and check
 /// severities are stored; every value read back is checked.
 public enum RolloutRecords {
-  /// The state name of a percentage rollout.
-  public static let rollingOut = "rollingOut"
-
-  /// The name a `flag_events` row holds for `state`: a rollout is stored as `disabled` (what
-  /// a binary that predates rollouts serves), with its share in `flag_rollouts`.
-  public static func storedState(_ state: String) -> String {
-    state == rollingOut ? "disabled" : state
-  }
-
   /// The shares a rollout can serve, in basis points: 0 (nobody) to 10,000 (everyone). Readers
   /// refuse any other stored value, and so do writers (the tables' CHECK says the same).
   public static let shares: ClosedRange<Int64> = 0...10_000

@@ -110,7 +110,7 @@ public final class SessionMerger {
         progress(Progress(session: index + 1, sessions: sessions.count, fraction: fraction))
       }
       defer { reportProgress(1) }
-      guard includeUnterminated || session.status == "ended" else {
+      guard includeUnterminated || session.status == RecordCodes.SessionStatus.ended.name else {
         report.notEnded += 1
         continue
       }
@@ -118,8 +118,9 @@ public final class SessionMerger {
       if let existing {
         // Replace an earlier copy only with a more complete one: ended, or heard from later.
         let newer =
-          existing.status != "ended"
-          && (session.status == "ended" || session.heartbeat > existing.heartbeat)
+          existing.status != RecordCodes.SessionStatus.ended.name
+          && (session.status == RecordCodes.SessionStatus.ended.name
+            || session.heartbeat > existing.heartbeat)
         guard newer else {
           report.alreadyPresent += 1
           continue
@@ -412,7 +413,7 @@ public final class SessionMerger {
         try SummaryRollups.update(afterSummarizing: newID, connection: target)
       }
       // An ended session from a file without summaries is summarized as it lands.
-      if !summarized && session.status == "ended" {
+      if !summarized && session.status == RecordCodes.SessionStatus.ended.name {
         try SummaryTables.summarize(
           session: newID, connection: target, unixNanoseconds: WallClock.unixNanoseconds())
       }
@@ -831,6 +832,17 @@ public enum MergeError: Error, Equatable, CustomStringConvertible {
       "'\(path)' is the output file itself; pass the output first, then other databases"
     case .olderSchema(let path):
       "'\(path)' has an older schema; run 'sleeve migrate --db \(path)' first, then merge"
+    }
+  }
+}
+
+extension MergeError: CommandFailure {
+  /// 64 for an input that is the output itself (the command line names it), 65 for an input
+  /// with an older schema.
+  public var exitCode: ExitCode {
+    switch self {
+    case .inputIsOutput: .usage
+    case .olderSchema: .dataError
     }
   }
 }

@@ -113,7 +113,8 @@ public enum RawRowPruner {
     let states = try SummaryTables.states(connection: connection)
     let row = try connection.prepare(
       """
-      SELECT status = 'ended', coalesce(ended_unix_ns, heartbeat_unix_ns) FROM sessions
+      SELECT status = \(RecordCodes.SessionStatus.ended.sqlLiteral),
+        coalesce(ended_unix_ns, heartbeat_unix_ns) FROM sessions
       WHERE id = ?
       """)
     var ended: [(session: Int64, end: Int64)] = []
@@ -231,7 +232,10 @@ public enum RawRowPruner {
   /// The sessions whose writers are alive (``SessionLiveness/running``).
   static func recordingSessions(_ connection: Connection) throws -> [Int64] {
     let statement = try connection.prepare(
-      "SELECT id, status, host, pid, heartbeat_unix_ns FROM sessions WHERE status <> 'ended'")
+      """
+      SELECT id, status, host, pid, heartbeat_unix_ns FROM sessions
+      WHERE status <> \(RecordCodes.SessionStatus.ended.sqlLiteral)
+      """)
     var running: [Int64] = []
     while try statement.step() {
       let liveness = SessionLiveness.classify(
@@ -243,7 +247,8 @@ public enum RawRowPruner {
   }
 
   private static func isEnded(_ session: Int64, connection: Connection) throws -> Bool {
-    let statement = try connection.prepare("SELECT status = 'ended' FROM sessions WHERE id = ?")
+    let statement = try connection.prepare(
+      "SELECT status = \(RecordCodes.SessionStatus.ended.sqlLiteral) FROM sessions WHERE id = ?")
     try statement.bind(session, at: 1)
     return try statement.step() && statement.int64(at: 0) != 0
   }

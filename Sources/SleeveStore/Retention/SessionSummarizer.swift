@@ -59,7 +59,8 @@ public enum SessionSummarizer {
     unixNanoseconds: Int64 = WallClock.unixNanoseconds(), progress: (Int) -> Void = { _ in }
   ) throws -> Report {
     var report = Report()
-    let ended = try connection.prepare("SELECT status = 'ended' FROM sessions WHERE id = ?")
+    let ended = try connection.prepare(
+      "SELECT status = \(RecordCodes.SessionStatus.ended.sqlLiteral) FROM sessions WHERE id = ?")
     for (index, session) in sessions.enumerated() {
       try connection.transaction {
         ended.reset()

@@ -81,3 +81,16 @@ extension SQLiteError.Code {
     (error as? SQLiteError)?.primaryCode == pattern
   }
 }
+
+extension SQLiteError: CommandFailure {
+  /// 75 for a lock held past the busy timeout, 66 for a file that cannot be opened, 65 for one
+  /// that is not a database or is damaged, 74 for any other failure (I/O, a full disk, …).
+  public var exitCode: ExitCode {
+    switch primaryCode {
+    case SQLiteError.busy, SQLiteError.locked: .busy
+    case SQLiteError.cantOpen: .notFound
+    case SQLiteError.notADatabase, SQLiteError.corrupt: .dataError
+    default: .ioError
+    }
+  }
+}

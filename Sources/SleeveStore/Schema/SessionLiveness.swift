@@ -33,7 +33,7 @@ public enum SessionLiveness: String, Sendable {
     now: Int64 = WallClock.unixNanoseconds(), localHost: String = SessionLiveness.localHostName(),
     isAlive: (Int64) -> Bool = SessionLiveness.processIsAlive
   ) -> SessionLiveness {
-    if status == "ended" { return .ended }
+    if status == RecordCodes.SessionStatus.ended.name { return .ended }
     // Any heartbeat a file holds (Int64.min included) gives an age: one too large to compute is
     // stale.
     let (age, overflow) = now.subtractingReportingOverflow(heartbeatUnixNanoseconds)

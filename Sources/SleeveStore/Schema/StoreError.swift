@@ -70,3 +70,16 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     }
   }
 }
+
+extension StoreError: CommandFailure {
+  /// 66 for a file that is not there to read (missing behind a link, unreadable, empty); 65
+  /// for one that is there but is not a Sleeve database this binary can use.
+  public var exitCode: ExitCode {
+    switch self {
+    case .danglingLink, .unreadable, .noSessionsYet: .notFound
+    case .notADatabase, .notASleeveDatabase, .newerSchema, .corrupt, .notARegularFile,
+      .companionFile, .olderSchema, .migrationRefused, .noSessionIDsLeft:
+      .dataError
+    }
+  }
+}

@@ -30,3 +30,14 @@ public enum SummaryError: Error, Equatable, CustomStringConvertible {
     }
   }
 }
+
+extension SummaryError: CommandFailure {
+  /// 65 for a damaged summary or rollup (of the file or of a merge input), 69 when only the
+  /// summaries of a pruned session remain.
+  public var exitCode: ExitCode {
+    switch self {
+    case .damaged, .damagedRollup, .damagedInput: .dataError
+    case .rawRowsPruned: .unavailable
+    }
+  }
+}

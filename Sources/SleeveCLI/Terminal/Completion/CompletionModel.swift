@@ -4,7 +4,7 @@ import SleeveQuery
 /// is completed without touching the scripts): subcommands, their options, and each value's kind.
 struct CompletionModel {
   /// What a value is completed from.
-  enum Values: Equatable {
+  enum Values: Equatable, Sendable {
     /// Nothing (a number, a duration, free text).
     case none
     /// A fixed list (`--format`, `--by`, `--color`).
@@ -80,7 +80,11 @@ struct CompletionModel {
   }
 
   private static func option(_ spec: OptionSpec, command: String?) -> Option {
-    Option(name: spec.name, help: spec.help, values: spec.value.map { _ in values(spec, command) })
+    Option(
+      name: spec.name, help: spec.help,
+      values: spec.value.map { _ in
+        spec.completion == .none ? values(spec, command) : spec.completion
+      })
   }
 
   private static func values(_ option: OptionSpec, _ command: String?) -> Values {

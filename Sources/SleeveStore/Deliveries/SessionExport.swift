@@ -1,8 +1,11 @@
-/// Delivers a session elsewhere once it has ended (``RecorderOptions/export``).
+/// Delivers a session elsewhere once it has ended (SleeveRecorder's `RecorderOptions.export`).
 /// SleeveExport's `OTLPSessionExport` pushes it to an OTLP/HTTP endpoint; the recorder knows
 /// only this protocol, so an app that records without pushing links no HTTP client.
+///
+/// It lives in SleeveStore, below both: the recorder calls it and SleeveExport adopts it,
+/// and neither imports the other. `import SleeveRecorder` makes it visible too.
 public protocol SessionExport: Sendable {
-  /// How long ``RecordingSession/end()`` waits for the export before it returns. The export
+  /// How long the recording session's `end()` waits for the export before it returns. The export
   /// goes on in the background after that; whatever it did not finish before the process
   /// exits, a later `sleeve export --endpoint` resumes (deliveries are recorded request by
   /// request).
@@ -13,17 +16,4 @@ public protocol SessionExport: Sendable {
   ///
   /// - Throws: why it was not delivered (one line as its description).
   func export(sessionUUID: String, databasePath: String) async throws
-}
-
-/// Where a session's export at its end stands (``RecordingSession/exportStatus``).
-public enum SessionExportStatus: Equatable, Sendable {
-  /// No export is configured, or the session has not ended yet.
-  case none
-  /// The export is running.
-  case inProgress
-  /// It finished: the session is delivered.
-  case delivered
-  /// It failed; the message says why (also given to `RecorderOptions.onWriteError` as
-  /// ``RecorderError/exportFailed(session:message:)``).
-  case failed(String)
 }
