@@ -118,9 +118,13 @@ extension Control {
                     duration: clock - start)
                 }
               } else {
-                observation.handlerSucceeded(
-                  fire: observed.fire.id, registration: entry.id, startedAtNanoseconds: start,
-                  durationNanoseconds: clock - start)
+                if observation.isSession {
+                  observation.session.handlerSucceeded(
+                    fire: observed.fire.id, registration: entry.id, startedAtNanoseconds: start,
+                    durationNanoseconds: clock - start)
+                } else {
+                  observed.report(entry.id, .ok, startedAt: start, duration: clock - start)
+                }
               }
             } catch {
               clock = MonotonicClock.nanoseconds()

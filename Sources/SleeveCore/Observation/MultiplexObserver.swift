@@ -11,13 +11,14 @@
 public struct MultiplexObserver: DispatchObserver {
   /// The observers every event goes to, in order.
   public let observers: [any DispatchObserver]
-  /// Each of ``observers`` as a session observer, when it is one (looked up once, here).
-  private let sessions: [(any SessionDispatchObserver)?]
+  /// Each of ``observers``' session requirements (looked up once, here): the observer itself
+  /// when it is a session observer, else a forwarder to it.
+  private let sessions: [any SessionDispatchObserver]
 
   /// Creates a fan-out to `observers`, each called in order for every event.
   public init(_ observers: [any DispatchObserver]) {
     self.observers = observers
-    sessions = observers.map { $0 as? any SessionDispatchObserver }
+    sessions = observers.map(SuccessOutcomeForwarder.session(of:))
   }
 
   /// Calls `registered` on each observer.
@@ -63,22 +64,17 @@ extension MultiplexObserver: SessionDispatchObserver {
     fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
     durationNanoseconds: Int64
   ) {
-    for index in observers.indices {
-      let called: Void? = sessions[index]?.handlerSucceeded(
+    for index in sessions.indices {
+      sessions[index].handlerSucceeded(
         fire: fire, registration: registration, startedAtNanoseconds: startedAtNanoseconds,
         durationNanoseconds: durationNanoseconds)
-      guard called == nil else { continue }
-      observers[index].handlerFinished(
-        .succeeded(
-          fire: fire, registration: registration, startedAtNanoseconds: startedAtNanoseconds,
-          durationNanoseconds: durationNanoseconds))
     }
   }
 
   /// The first session unit among the observers.
   @MainActor package var rolloutSessionUnit: String? {
-    for session in sessions {
-      if let unit = session?.rolloutSessionUnit { return unit }
+    for index in sessions.indices {
+      if let unit = sessions[index].rolloutSessionUnit { return unit }
     }
     return nil
   }

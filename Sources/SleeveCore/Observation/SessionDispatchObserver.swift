@@ -52,3 +52,30 @@ extension HandlerOutcome {
       error: nil)
   }
 }
+
+/// Stands in for an observer that is not a ``SessionDispatchObserver``, so dispatch calls the
+/// session requirements unconditionally: one witness call per success, and no optional
+/// existential to copy (which cost about 80 instructions a handler). Each success reaches the
+/// observer as an `ok` outcome value; it names no session unit and lends no log.
+final class SuccessOutcomeForwarder: SessionDispatchObserver {
+  /// The observer the successes go to.
+  let observer: any DispatchObserver
+
+  init(_ observer: any DispatchObserver) { self.observer = observer }
+
+  /// Reports the success to ``observer`` as the `ok` outcome value.
+  @MainActor func handlerSucceeded(
+    fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
+    durationNanoseconds: Int64
+  ) {
+    observer.handlerFinished(
+      .succeeded(
+        fire: fire, registration: registration, startedAtNanoseconds: startedAtNanoseconds,
+        durationNanoseconds: durationNanoseconds))
+  }
+
+  /// `observer` itself when it is a session observer, else a forwarder to it.
+  static func session(of observer: any DispatchObserver) -> any SessionDispatchObserver {
+    (observer as? any SessionDispatchObserver) ?? SuccessOutcomeForwarder(observer)
+  }
+}

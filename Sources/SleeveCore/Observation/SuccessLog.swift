@@ -30,8 +30,10 @@ package final class SuccessLog {
 
   // One isolation touches a log (it is not `Sendable`) and no access outlives a statement,
   // so the dynamic exclusivity checks (about 60 instructions an append) are off.
-  @usableFromInline @exclusivity(unchecked) var storage: UnsafeMutablePointer<Entry>
-  @usableFromInline @exclusivity(unchecked) var storedCount = 0
+  // Another module's access to them would be checked dynamically (about 75 instructions a
+  // recorded fire), so other modules take the entries through one call, ``takeAll()``.
+  @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Entry>
+  @exclusivity(unchecked) private var storedCount = 0
   @exclusivity(unchecked) private var capacity: Int
 
   /// Creates an empty log.
@@ -50,9 +52,18 @@ package final class SuccessLog {
   /// Whether the log holds no success.
   package var isEmpty: Bool { storedCount == 0 }
 
+  /// Takes every success, in the order they happened, and empties the log: the buffer stays
+  /// valid until the next append, so nothing may fire while it is read. One call, for a
+  /// module that moves the entries in bulk (`@inlinable` package code is not inlined across
+  /// modules, so ``drainAll(_:)`` there costs a call and a closure; this costs the call).
+  package func takeAll() -> UnsafeBufferPointer<Entry> {
+    let taken = storedCount
+    storedCount = 0
+    return UnsafeBufferPointer(start: storage, count: taken)
+  }
+
   /// Calls `body` with each success in the order they happened, then empties the log.
   /// `body` must not fire a control (its successes would land in the log being drained).
-  @inlinable
   package func drain(_ body: (Entry) -> Void) {
     drainAll { entries in
       for entry in entries { body(entry) }
@@ -62,12 +73,10 @@ package final class SuccessLog {
   /// Calls `body` once with every success, in the order they happened, as one contiguous
   /// buffer valid only during the call, then empties the log: for an observer that moves
   /// them in bulk. `body` must not fire a control.
-  @inlinable
   package func drainAll(_ body: (UnsafeBufferPointer<Entry>) -> Void) {
-    let count = storedCount
-    guard count > 0 else { return }
-    storedCount = 0
-    body(UnsafeBufferPointer(start: storage, count: count))
+    let taken = takeAll()
+    guard !taken.isEmpty else { return }
+    body(taken)
   }
 
   /// Appends a success (dispatch only).
