@@ -17,7 +17,7 @@ public final class InMemoryFlagProvider: FlagProvider {
     private(set) var definitions: [String: FlagDefinition] = [:]
     /// Each defined flag's rollout inputs and the unit keys, so a fire hashes only its unit.
     var rollouts = RolloutInputsTable()
-    var observers: [HeldObserver] = []
+    var observers: [ObserverReference] = []
 
     init(states: [String: FlagState]) { self.states = states }
 
@@ -28,7 +28,7 @@ public final class InMemoryFlagProvider: FlagProvider {
   }
 
   /// An observer held weakly when it is a class instance, strongly when it is a value.
-  private struct HeldObserver {
+  private struct ObserverReference {
     weak var object: AnyObject?
     let value: (any DispatchObserver)?
     let identity: ObjectIdentifier?
@@ -123,7 +123,7 @@ public final class InMemoryFlagProvider: FlagProvider {
   public func addObserver(_ observer: any DispatchObserver) {
     contents.withLock { contents in
       contents.observers.removeAll { $0.observer == nil }
-      contents.observers.append(HeldObserver(observer))
+      contents.observers.append(ObserverReference(observer))
     }
   }
 

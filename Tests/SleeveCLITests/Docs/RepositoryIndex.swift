@@ -1,0 +1,173 @@
+import Foundation
+
+/// What the repository holds, for checking what its Markdown docs name: every file and
+/// directory (relative to the root), and every name a Swift file declares.
+///
+/// A name is *declared* when it follows `struct`, `enum`, `class`, `protocol`, `actor`,
+/// `typealias`, `associatedtype`, `func`, `var`, `let` or `case` (each name of a `case a, b`
+/// list too) in a `.swift` file under `Sources/` or `Tests/`. The index does not know which
+/// type a member belongs to: `Type.member` in a doc is held to "`Type` is a declared type name
+/// and `member` a declared name", which catches a misspelling or a rename, not a member moved
+/// to another type.
+struct RepositoryIndex {
+  /// The repository's root directory.
+  let root: URL
+  /// Every file's path relative to the root (`Sources/SleeveCore/Controls/Control.swift`),
+  /// build products and version-control data left out.
+  let files: Set<String>
+  /// Every directory's path relative to the root, without a trailing slash.
+  let directories: Set<String>
+  /// Every file's last path component (`Control.swift`).
+  let fileNames: Set<String>
+  /// Every name declared in `Sources/` or `Tests/`.
+  let declared: Set<String>
+  /// Type names (`struct`, `enum`, `class`, `actor`) declared in `Tests/`: suites.
+  let testTypes: Set<String>
+  /// Function names declared in `Tests/`: tests (and their helpers).
+  let testFunctions: Set<String>
+  /// The package's target names, read from `Package.swift` (`name: "SleeveCore"`).
+  let modules: Set<String>
+
+  /// The repository this test file is in (three levels up from it).
+  static let current: RepositoryIndex = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return RepositoryIndex(root: root)
+  }()
+
+  /// Walks `root` once, reading every Swift file under `Sources/` and `Tests/`.
+  init(root: URL) {
+    self.root = root
+    var files = Set<String>()
+    var directories = Set<String>()
+    var declared = Set<String>()
+    var testTypes = Set<String>()
+    var testFunctions = Set<String>()
+    let rootPath = root.standardizedFileURL.path
+    let walker = FileManager.default.enumerator(
+      at: root, includingPropertiesForKeys: [.isDirectoryKey])
+    while let url = walker?.nextObject() as? URL {
+      let path = url.standardizedFileURL.path
+      guard path.hasPrefix(rootPath + "/") else { continue }
+      let relative = String(path.dropFirst(rootPath.count + 1))
+      let name = url.lastPathComponent
+      let isDirectory = (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory ?? false
+      if isDirectory {
+        if Self.skippedDirectories.contains(name) {
+          walker?.skipDescendants()
+          continue
+        }
+        directories.insert(relative)
+        continue
+      }
+      files.insert(relative)
+      guard name.hasSuffix(".swift"),
+        relative.hasPrefix("Sources/") || relative.hasPrefix("Tests/"),
+        let text = try? String(contentsOf: url, encoding: .utf8)
+      else { continue }
+      let found = SwiftDeclarations(text)
+      declared.formUnion(found.names)
+      if relative.hasPrefix("Tests/") {
+        testTypes.formUnion(found.typeNames)
+        testFunctions.formUnion(found.functionNames)
+      }
+    }
+    self.files = files
+    self.directories = directories
+    self.fileNames = Set(files.map { String($0.split(separator: "/").last ?? "") })
+    self.declared = declared
+    self.testTypes = testTypes
+    self.testFunctions = testFunctions
+    let manifest =
+      (try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8))
+      ?? ""
+    self.modules = Set(
+      manifest.matches(of: /name: "([A-Za-z0-9_]+)"/).map { String($0.output.1) })
+  }
+
+  /// Directories that hold no documented file: build products, version control, editor state.
+  static let skippedDirectories: Set<String> = [".build", ".git", ".swiftpm", ".index-build"]
+
+  /// Whether `path` (relative to the root, no trailing slash) is a file or a directory.
+  func exists(_ path: String) -> Bool { files.contains(path) || directories.contains(path) }
+}
+
+/// The names one Swift file declares, found by a scan of its identifiers (no parser: a name
+/// after a declaration keyword counts, in code, comments and strings alike, which can only
+/// admit a name, never miss one).
+struct SwiftDeclarations {
+  /// Every declared name.
+  private(set) var names = Set<String>()
+  /// Names declared by `struct`, `enum`, `class` or `actor`.
+  private(set) var typeNames = Set<String>()
+  /// Names declared by `func`.
+  private(set) var functionNames = Set<String>()
+
+  /// The keywords a declared name follows.
+  static let keywords: Set<String> = [
+    "struct", "enum", "class", "protocol", "actor", "typealias", "associatedtype", "func", "var",
+    "let", "case",
+  ]
+  /// The keywords that declare a type a suite can be.
+  static let typeKeywords: Set<String> = ["struct", "enum", "class", "actor"]
+
+  /// The keywords as UTF-8 bytes, for comparing tokens without making strings of them.
+  private static let keywordBytes: [(String, [UInt8])] = keywords.map { ($0, Array($0.utf8)) }
+
+  /// Scans `text`, line by line: each identifier that follows a keyword with only spaces or
+  /// backticks between them is declared, and so are the further names of a
+  /// `case a, b(x), c = 1` list.
+  init(_ text: String) {
+    let bytes = Array(text.utf8)
+    var keyword: String?  // the keyword the next identifier follows, if only blanks came since
+    var caseList = false
+    var depth = 0
+    var afterComma = false
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if Self.isIdentifier(byte) {
+        let start = index
+        while index < bytes.count, Self.isIdentifier(bytes[index]) { index += 1 }
+        let token = bytes[start..<index]
+        if let declaring = keyword {
+          let name = String(decoding: token, as: UTF8.self)
+          names.insert(name)
+          if Self.typeKeywords.contains(declaring) { typeNames.insert(name) }
+          if declaring == "func" { functionNames.insert(name) }
+          if declaring == "case" { caseList = true }
+        } else if caseList, afterComma, depth == 0 {
+          names.insert(String(decoding: token, as: UTF8.self))
+        }
+        afterComma = false
+        keyword = Self.keywordBytes.first { $0.1.elementsEqual(token) }?.0
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "`"): break
+      case UInt8(ascii: "\n"):
+        keyword = nil
+        caseList = false
+        depth = 0
+        afterComma = false
+      case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "<"):
+        depth += 1
+        keyword = nil
+      case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: ">"):
+        depth = max(depth - 1, 0)
+        keyword = nil
+      case UInt8(ascii: ","):
+        afterComma = true
+        keyword = nil
+      default: keyword = nil
+      }
+      index += 1
+    }
+  }
+
+  /// Whether `byte` can be part of a Swift identifier (ASCII letters, digits, `_`).
+  private static func isIdentifier(_ byte: UInt8) -> Bool {
+    (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte) || (0x30...0x39).contains(byte)
+      || byte == 0x5F
+  }
+}
