@@ -92,8 +92,8 @@ enum RecorderBench {
     let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/ingest.sqlite"
-    let recorder = try Recorder(path: path, options: RecorderOptions(whenFull: .block))
-    let session = try recorder.startSession(name: "bench.ingest")
+    let recorder = try await Recorder(path: path, options: RecorderOptions(whenFull: .block))
+    let session = try await recorder.startSession(name: "bench.ingest")
     let button = Button(name: "bench", observer: session)
     button.on(.touchUpInside) { _ in }
     let start = ContinuousClock.now
@@ -175,8 +175,8 @@ enum RecorderBench {
   /// Records `invocations` handler invocations in one session (for `/usr/bin/time -v`).
   @MainActor
   static func longSession(invocations: Int, path: String) async throws {
-    let recorder = try Recorder(path: path, options: RecorderOptions(whenFull: .block))
-    let session = try recorder.startSession(name: "bench.memory")
+    let recorder = try await Recorder(path: path, options: RecorderOptions(whenFull: .block))
+    let session = try await recorder.startSession(name: "bench.memory")
     let button = Button(name: "bench", observer: session)
     button.on(.touchUpInside) { _ in }
     for _ in 0..<invocations { button.sendActions(for: .touchUpInside) }

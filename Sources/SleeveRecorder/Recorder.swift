@@ -8,9 +8,14 @@ import SleeveStore
 /// for the recorder's lifetime. Several recorders, in this process or others, may write to the
 /// same file at once.
 ///
+/// Opening a recorder and starting a session wait for the file; each has one name with a
+/// synchronous and an asynchronous form, as Swift overloads on `async`: async code (a test, a
+/// task) gets the form that waits without blocking a thread, synchronous code (an app's
+/// launch) the one that blocks the calling thread.
+///
 /// ```swift
-/// let recorder = try Recorder(path: "sleeve.sqlite")
-/// let session = try recorder.startSession(name: "CheckoutTests")
+/// let recorder = try await Recorder(path: "sleeve.sqlite")
+/// let session = try await recorder.startSession(name: "CheckoutTests")
 /// session.attach(button)
 /// button.tap()
 /// try await session.end()
@@ -23,14 +28,38 @@ public final class Recorder: Sendable {
   let writer: Writer
   private let nextSession = Locked<UInt32>(0)
 
-  /// Opens (creating and migrating) the database at `path` and starts the writer.
+  /// Opens (creating and migrating) the database at `path` and starts the writer, blocking
+  /// the calling thread meanwhile: the form for synchronous code. Async code gets the `async`
+  /// overload of this initializer, which does not block.
   ///
   /// - Throws: `RecorderError.store` for a file that is not a Sleeve database or was written
   ///   by a newer Sleeve; `RecorderError.sqlite` when the file cannot be opened or written.
-  public init(path: String, options: RecorderOptions = RecorderOptions()) throws {
+  public convenience init(path: String, options: RecorderOptions = RecorderOptions()) throws {
+    self.init(path: path, options: options, writer: try Writer(path: path, options: options))
+  }
+
+  /// Opens a recorder as the synchronous initializer does, waiting for its writer to open the
+  /// file on a thread of its own rather than the caller's: the form async code gets (a test
+  /// trait, a task), which must not tie up a thread of the cooperative pool.
+  ///
+  /// - Throws: what the synchronous initializer throws.
+  public convenience init(path: String, options: RecorderOptions = RecorderOptions())
+    async throws
+  {
+    let opened: Result<Writer, any Error> = await withCheckedContinuation { continuation in
+      let opener = Thread {
+        continuation.resume(returning: Result { try Writer(path: path, options: options) })
+      }
+      opener.name = "sleeve.open"
+      opener.start()
+    }
+    self.init(path: path, options: options, writer: try opened.get())
+  }
+
+  private init(path: String, options: RecorderOptions, writer: Writer) {
     self.path = path
     self.options = options
-    self.writer = try Writer(path: path, options: options)
+    self.writer = writer
     ExitFlush.register(writer)
   }
 
@@ -70,6 +99,8 @@ public final class Recorder: Sendable {
 
   /// Starts a session: its row is committed before this returns, or this throws within
   /// `options.waitTimeout` (a lock held by another process past it: `RecorderError.timedOut`).
+  /// This form blocks the calling thread while it waits: the form for synchronous code; async
+  /// code gets the `async` overload of the same name, which does not block.
   ///
   /// - Parameters:
   ///   - name: The session's name, e.g. the test suite's.
@@ -97,12 +128,12 @@ public final class Recorder: Sendable {
     return try session(for: pending, finished: done)
   }
 
-  /// Starts a session as ``startSession(name:tags:environment:durability:context:test:)``
-  /// does, waiting for its row without blocking a thread: the form for async code (a test
-  /// trait, a task), which must not tie up a thread of the cooperative pool.
+  /// Starts a session as the synchronous `startSession` does, waiting for its row without
+  /// blocking a thread: the form async code gets (a test trait, a task), which must not tie
+  /// up a thread of the cooperative pool.
   ///
-  /// - Throws: what `startSession` throws.
-  public func beginSession(
+  /// - Throws: what the synchronous `startSession` throws.
+  public func startSession(
     name: String, tags: [String] = [], environment: [String] = [],
     durability: RecorderOptions.Durability? = nil, context: RunContext? = nil,
     test: TestIdentity? = nil
@@ -113,23 +144,6 @@ public final class Recorder: Sendable {
     let done = await writer.buffer.finished(
       pending.sequence, deadline: writer.buffer.deadlineFromNow())
     return try session(for: pending, finished: done)
-  }
-
-  /// Opens a recorder as ``init(path:options:)`` does, waiting for its writer to open the file
-  /// on a thread of its own rather than the caller's: the form for async code.
-  ///
-  /// - Throws: what `init(path:options:)` throws.
-  public static func open(path: String, options: RecorderOptions = RecorderOptions())
-    async throws -> Recorder
-  {
-    let opened: Result<Recorder, any Error> = await withCheckedContinuation { continuation in
-      let opener = Thread {
-        continuation.resume(returning: Result { try Recorder(path: path, options: options) })
-      }
-      opener.name = "sleeve.open"
-      opener.start()
-    }
-    return try opened.get()
   }
 
   /// A session start handed to the writer.

@@ -44,7 +44,7 @@ public struct RecordedTrait: TestTrait, SuiteTrait, TestScoping {
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     let recorder = try await SharedRecorders.recorder(for: SharedRecorders.resolvedPath(path))
-    let session = try await recorder.beginSession(
+    let session = try await recorder.startSession(
       name: test.displayName ?? test.name, tags: ["swift-testing"] + tags,
       environment: environment, test: Self.identity(of: test, case: testCase))
     let failureRecorded = Locked(false)

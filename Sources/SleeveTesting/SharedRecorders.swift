@@ -24,7 +24,7 @@ enum SharedRecorders {
   /// is released.
   static func recorder(for path: String) async throws -> Recorder {
     if let recorder = recorders.withLock({ $0[path] }) { return recorder }
-    let opened = try await Recorder.open(path: path)
+    let opened = try await Recorder(path: path)
     return recorders.withLock { recorders in
       if let recorder = recorders[path] { return recorder }
       recorders[path] = opened

@@ -25,7 +25,7 @@
       _ body: () async throws -> Result
     ) async throws -> Result {
       let recorder = try await SharedRecorders.recorder(for: SharedRecorders.resolvedPath(path))
-      let session = try await recorder.beginSession(
+      let session = try await recorder.startSession(
         name: name, tags: ["xctest"] + tags, environment: environment,
         test: TestIdentity(id: name, name: name, suite: String(reflecting: type(of: self))))
       let failuresBefore = testRun?.totalFailureCount ?? 0

@@ -13,8 +13,8 @@ struct BridgeRecordingTests {
   func nestedSendsAreRecordedWithParents() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("nested.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "BridgeNested")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "BridgeNested")
     let button = FakePlatformControl(type: "UIButton", accessibilityIdentifier: "checkout.pay")
     session.attach(button.sleeve.control)
     var sends = 1
@@ -54,8 +54,8 @@ struct BridgeRecordingTests {
   func refusedSendIsRecorded() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("runaway.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "BridgeRunaway")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "BridgeRunaway")
     let button = FakePlatformControl(type: "UIButton", accessibilityIdentifier: "runaway")
     session.attach(button.sleeve.control)
     button.on(.touchUpInside) { button in button.touch(.touchUpInside) }
@@ -79,8 +79,8 @@ struct BridgeRecordingTests {
   func droppedMidFireIsRecorded() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("dropped.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "BridgeDropped")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "BridgeDropped")
     let holder = BridgeReleaseTests.Holder()
     holder.button = FakePlatformControl(type: "UIButton", accessibilityIdentifier: "close")
     session.attach(holder.button!.sleeve.control)
@@ -120,8 +120,8 @@ struct BridgeRecordingTests {
   func hostileIdentifierIsRecorded(why: String, identifier: String) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("hostile.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "BridgeHostile")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "BridgeHostile")
     let button = FakePlatformControl(type: "UIButton", accessibilityIdentifier: identifier)
     #expect(button.sleeve.control.name == identifier, "\(why)")
     session.attach(button.sleeve.control)
@@ -150,8 +150,8 @@ struct BridgeRecordingTests {
   func emptyIdentifierAndHugeType() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("types.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "BridgeTypes")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "BridgeTypes")
     let hugeType = String(repeating: "T", count: 1 << 20)
     let button = FakePlatformControl(type: hugeType, accessibilityIdentifier: "")
     session.attach(button.sleeve.control)

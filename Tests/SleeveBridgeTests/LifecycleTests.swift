@@ -96,8 +96,8 @@ struct LifecycleTests {
   func sessionRecordsTheRelease() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("bridge.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "BridgeRelease")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "BridgeRelease")
     var button: FakePlatformControl? = FakePlatformControl(
       type: "UIButton", accessibilityIdentifier: "checkout.pay")
     session.attach(button!.sleeve.control)

@@ -23,8 +23,8 @@ struct LintEndToEndTests {
   /// (accumulation, an error) and tapped again. Returns the file's path.
   static func record(_ directory: TemporaryDirectory, pitfall: Bool) async throws -> String {
     let path = directory.path("lint.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "checkout")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "checkout")
     await MainActor.run {
       let pay = Button(name: "checkout.pay", observer: session)
       pay.on(.touchUpInside, id: "submit") { _ in }

@@ -37,8 +37,8 @@ struct LintRecordedGoldenTests {
       if let recording { return try await recording.value }
       let path = directory.path("pitfalls.sqlite")
       let task = Task {
-        let recorder = try Recorder(path: path)
-        let session = try recorder.startSession(name: "pitfalls")
+        let recorder = try await Recorder(path: path)
+        let session = try await recorder.startSession(name: "pitfalls")
         await MainActor.run { LintRecordedGoldenTests.perform(observer: session) }
         try await session.end()
         try await recorder.close()

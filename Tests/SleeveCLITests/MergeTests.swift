@@ -121,15 +121,15 @@ struct MergeTests {
     let directory = TemporaryDirectory()
     let input = directory.path("runner.sqlite")
     let out = directory.path("all.sqlite")
-    let recorder = try Recorder(path: input)
-    let finished = try recorder.startSession(name: "finished")
+    let recorder = try await Recorder(path: input)
+    let finished = try await recorder.startSession(name: "finished")
     let button = Button(name: "pay")
     button.on(.touchUpInside, id: "charge") { _ in }
     finished.attach(button)
     for _ in 0..<500 { button.sendActions(for: .touchUpInside) }
     try await finished.end()
 
-    let live = try recorder.startSession(name: "live")
+    let live = try await recorder.startSession(name: "live")
     let other = Button(name: "pay")
     other.on(.touchUpInside, id: "charge") { _ in }
     live.attach(other)

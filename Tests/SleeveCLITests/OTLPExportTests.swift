@@ -162,7 +162,7 @@ struct OTLPExportTests {
   func resourceFromRecordedSession() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("recorded.sqlite")
-    let session = try Recorder(path: path).startSession(
+    let session = try await Recorder(path: path).startSession(
       name: "CheckoutTests", tags: ["ci", "nightly"], environment: ["HOME"])
     let pay = Button(name: "checkout.pay")
     pay.on(.touchUpInside, id: "charge") { _ in }

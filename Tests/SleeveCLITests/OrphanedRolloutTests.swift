@@ -45,12 +45,12 @@ struct OrphanedRolloutTests {
     let directory = TemporaryDirectory()
     let path = directory.path("orphan.sqlite")
     try Self.orphan(in: SleeveDatabase.openForWriting(path: path))
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "orphan")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "orphan")
     let flags = InMemoryFlagProvider(
       ["new-checkout": .rollingOut(percent: RolloutPercentage(basisPoints: 2_500)!)],
       definitions: [FlagDefinition(key: "new-checkout", owner: "payments")])
-    session.attach(flags)
+    session.record(flags)
     flags.set(
       "new-checkout", to: .rollingOut(percent: RolloutPercentage(basisPoints: 500)!),
       actor: "tester")

@@ -16,8 +16,8 @@ struct PruneWhileRecordingTests {
   func recorderKeepsEveryRow() async throws {
     let (directory, path) = try await PruneCommandTests.demoDatabase(sessions: 2, fires: 1_000)
     _ = directory
-    let recorder = try Recorder(path: path)
-    let live = try recorder.startSession(name: "live")
+    let recorder = try await Recorder(path: path)
+    let live = try await recorder.startSession(name: "live")
     let button = Button(name: "pay")
     button.on(.touchUpInside, id: "charge") { _ in }
     live.attach(button)

@@ -15,10 +15,10 @@ struct RolloutTests {
   /// Records one session whose pay button is gated by new-checkout, with flags read from the
   /// database; returns what ran.
   func recordSession(path: String, name: String) async throws -> [String] {
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: name)
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: name)
     let flags = try DatabaseFlagProvider(path: path, definitions: [Self.definition])
-    session.attach(flags)
+    session.record(flags)
     let pay = Button(name: "checkout.pay", observer: session, flags: flags)
     var ran: [String] = []
     pay.on(.touchUpInside, id: "submit", flag: "new-checkout", fallback: { _ in ran.append("old") })
@@ -83,7 +83,7 @@ struct RolloutTests {
       key: "new-checkout", owner: "payments",
       thresholds: FlagThresholds(maxErrorRate: 0.02, maxP99: .milliseconds(5), minSamples: 50))
     let flags = try DatabaseFlagProvider(path: databasePath, definitions: [newCheckout])
-    session.attach(flags)  // records the definitions and the states served
+    session.record(flags)  // records the definitions and the states served
     let pay = Button(name: "checkout.pay", flags: flags)
     pay.on(.touchUpInside, flag: "new-checkout", fallback: { _ in try legacyPay() }) { _ in
       try newPay()
@@ -96,7 +96,7 @@ struct RolloutTests {
   func readmeRolloutExampleRuns() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("readme.sqlite")
-    let session = try Recorder(path: path).startSession(name: "readme")
+    let session = try await Recorder(path: path).startSession(name: "readme")
     let pay = try readmeRolloutExample(databasePath: path, session: session)
     session.attach(pay)
     pay.sendActions(for: .touchUpInside)

@@ -33,9 +33,9 @@ struct StagedRolloutTests {
     let flags = try DatabaseFlagProvider(path: path, definitions: [try Self.definition()])
     let share =
       flags.state(of: "new-checkout")?.servedPercentage ?? RolloutPercentage(basisPoints: 0)!
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "stage run \(index)")
-    session.attach(flags)
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "stage run \(index)")
+    session.record(flags)
     let pay = Button(name: "checkout.pay", observer: session, flags: flags)
     let draw = Draw()
     let newRate = failureRate(share)
@@ -134,8 +134,8 @@ struct StagedRolloutTests {
     #expect(
       flags.state(of: "new-checkout")
         == .rollingOut(percent: RolloutPercentage(basisPoints: 2_500)!))
-    let session = try Recorder(path: path).startSession(name: "readme")
-    session.attach(flags)
+    let session = try await Recorder(path: path).startSession(name: "readme")
+    session.record(flags)
     let pay = Button(name: "checkout.pay", observer: session, flags: flags)
     var ran: [String] = []
     pay.on(.touchUpInside, flag: "new-checkout", fallback: { _ in ran.append("off") }) { _ in

@@ -29,7 +29,7 @@ struct MultiplexObserverTests {
   }
 
   @Test(
-    "a plain handler's success reaches handlerSucceeded where implemented, else handlerFinished")
+    "a plain handler's success reaches a session observer's handlerSucceeded, else handlerFinished")
   func successTakesTheFastPathWhereImplemented() {
     let slow = RecordingObserver()
     let fast = SuccessCounter()
@@ -48,7 +48,7 @@ struct MultiplexObserverTests {
 }
 
 /// Counts the fast-path successes and the outcomes that still come as values.
-final class SuccessCounter: DispatchObserver {
+final class SuccessCounter: SessionDispatchObserver {
   private let counts = Locked((succeeded: 0, finished: [String]()))
   var succeeded: Int { counts.withLock { $0.succeeded } }
   var finished: [String] { counts.withLock { $0.finished } }

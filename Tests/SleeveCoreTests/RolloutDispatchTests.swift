@@ -2,7 +2,7 @@ import SleeveCore
 import Testing
 
 /// A session's unit for rollouts, as a recording session supplies one.
-private final class SessionUnitObserver: DispatchObserver {
+private final class SessionUnitObserver: SessionDispatchObserver {
   let unit: String
   let inner = RecordingObserver()
   init(unit: String) { self.unit = unit }
@@ -129,15 +129,19 @@ struct RolloutDispatchTests {
     #expect(innerDiffered, "a nested fire draws its own unit")
   }
 
-  @Test("a session unit serves one variant for the whole session, from its hash")
-  func sessionUnitIsStable() {
+  @Test(
+    "a session unit serves one variant per session, from its hash, also inside a multiplexer",
+    arguments: [false, true])
+  func sessionUnitIsStable(multiplexed: Bool) {
     let flags = rollout(50, unit: .session, salt: "s1")
     let half = RolloutPercentage(basisPoints: 5_000)!
     var seen: Set<FlagVariant> = []
     for session in 0..<24 {
       let unit = "0000-session-\(session)"
       let observer = SessionUnitObserver(unit: unit)
-      let button = Button(name: "pay", observer: observer, flags: flags)
+      let attached: any DispatchObserver =
+        multiplexed ? MultiplexObserver([RecordingObserver(), observer]) : observer
+      let button = Button(name: "pay", observer: attached, flags: flags)
       button.on(.touchUpInside, flag: "new-checkout", fallback: { _ in }) { _ in }
       for _ in 0..<5 { button.sendActions(for: .touchUpInside) }
       let variants = Set(observer.inner.outcomes.compactMap(\.flag?.variant))

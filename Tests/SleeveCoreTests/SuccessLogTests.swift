@@ -4,7 +4,7 @@ import Testing
 /// Lends dispatch a success log and writes down, at each call, what the log held then: the
 /// contract is that each call comes after the successes before it were logged.
 @MainActor
-final class LoggingObserver: DispatchObserver {
+final class LoggingObserver: SessionDispatchObserver {
   let log = SuccessLog()
   /// Every call and every logged success, in the order the observer took them.
   private(set) var events: [String] = []
@@ -50,7 +50,7 @@ final class LoggingObserver: DispatchObserver {
 
 /// Ignores the log it lends: dispatch must still empty it after every fire.
 @MainActor
-final class NeglectfulObserver: DispatchObserver {
+final class NeglectfulObserver: SessionDispatchObserver {
   let log = SuccessLog()
   nonisolated init() {}
   var successLog: SuccessLog? { log }
@@ -115,7 +115,7 @@ struct SuccessLogTests {
 
 /// Drains the log at each fire's end, twice.
 @MainActor
-final class Peek: DispatchObserver {
+final class Peek: SessionDispatchObserver {
   let log = SuccessLog()
   private(set) var taken: [(entry: SuccessLog.Entry, fire: FireID, began: Int64)] = []
   private(set) var secondDrain = 0

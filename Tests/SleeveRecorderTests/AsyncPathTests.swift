@@ -5,15 +5,16 @@ import SleeveStore
 import SleeveTestSupport
 import Testing
 
-/// Async callers get async paths: `Recorder.open` and `beginSession` wait without blocking a
-/// thread, so many tests starting sessions at once never starve the cooperative pool.
+/// Async callers get async paths: in async code, `Recorder(path:)` and `startSession` resolve to
+/// their `async` overloads, which wait without blocking a thread, so many tests starting
+/// sessions at once never starve the cooperative pool.
 @Suite("Async paths")
 struct AsyncPathTests {
   @Test("sessions awaited by many tasks while the file is locked leave the pool free to run")
-  func beginSessionLeavesThePoolFree() async throws {
+  func startSessionLeavesThePoolFree() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("async.sqlite")
-    let recorder = try await Recorder.open(
+    let recorder = try await Recorder(
       path: path,
       options: RecorderOptions(
         busyTimeout: .milliseconds(50), waitTimeout: WaitBounds.hang,
@@ -26,7 +27,7 @@ struct AsyncPathTests {
     let stop = Locked(false)
     try await withThrowingTaskGroup(of: Int64.self) { group in
       for index in 0..<waiting {
-        group.addTask { try await recorder.beginSession(name: "s\(index)").rowID }
+        group.addTask { try await recorder.startSession(name: "s\(index)").rowID }
       }
       let counter = Task {
         while !stop.withLock({ $0 }) {
@@ -46,12 +47,12 @@ struct AsyncPathTests {
     }
   }
 
-  @Test("Recorder.open reports a refused file as init does")
+  @Test("the async Recorder(path:) reports a refused file as the synchronous one does")
   func openReportsErrors() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("short.sqlite")
     try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
-    await #expect(throws: RecorderError.self) { try await Recorder.open(path: path) }
+    await #expect(throws: RecorderError.self) { try await Recorder(path: path) }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data([1, 2, 3]))
   }
 }

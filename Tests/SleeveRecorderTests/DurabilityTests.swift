@@ -12,9 +12,9 @@ struct DurabilityTests {
   func strictRowsAreVisibleWhenSendActionsReturns() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("strict.sqlite")
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path, options: RecorderOptions(durability: .strict, flushInterval: .seconds(30)))
-    let session = try recorder.startSession(name: "strict")
+    let session = try await recorder.startSession(name: "strict")
     let button = Button(name: "b")
     button.on(.touchUpInside, id: "h") { _ in }
     session.attach(button)
@@ -31,10 +31,10 @@ struct DurabilityTests {
   func batchedRowsArePresentAfterEnd() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("batched.sqlite")
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path,
       options: RecorderOptions(whenFull: .block, bufferCapacity: 256, flushCount: 100))
-    let session = try recorder.startSession(name: "batched")
+    let session = try await recorder.startSession(name: "batched")
     let toggle = Switch(name: "s")
     for index in 0..<3 { toggle.on(.valueChanged, id: "h\(index)") { _ in } }
     session.attach(toggle)
@@ -52,8 +52,9 @@ struct DurabilityTests {
   func flushWritesWithoutEnding() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("flush.sqlite")
-    let recorder = try Recorder(path: path, options: RecorderOptions(flushInterval: .seconds(30)))
-    let session = try recorder.startSession(name: "flush")
+    let recorder = try await Recorder(
+      path: path, options: RecorderOptions(flushInterval: .seconds(30)))
+    let session = try await recorder.startSession(name: "flush")
     let button = Button(name: "b")
     button.on(.touchUpInside) { _ in }
     session.attach(button)
@@ -70,7 +71,7 @@ struct DurabilityTests {
   func parallelSessionsKeepAllTheirRows() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("parallel.sqlite")
-    let recorder = try Recorder(path: path, options: RecorderOptions(whenFull: .block))
+    let recorder = try await Recorder(path: path, options: RecorderOptions(whenFull: .block))
     let started = Locked<[Int: RecordingSession]>([:])
     let failures = Locked<[String]>([])
     DispatchQueue.concurrentPerform(iterations: 4) { index in

@@ -15,8 +15,8 @@ struct EndDuringFireTests {
   func endInsideAFire() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("straddle.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "straddle")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "straddle")
     let button = Button(name: "b", observer: session)
     let ended = Locked(false)
     button.on(.touchUpInside, id: "first") { _ in }

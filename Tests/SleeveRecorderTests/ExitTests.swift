@@ -29,11 +29,11 @@ struct ExitTests {
   func endedStatusKeepsTheAccounting() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("ended.sqlite")
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path,
       options: RecorderOptions(
         whenFull: .drop, bufferCapacity: 64, flushCount: 64, retryTimeout: WaitBounds.unreached))
-    let session = try recorder.startSession(name: "lossy")
+    let session = try await recorder.startSession(name: "lossy")
     let button = Button(name: "b", observer: session)
     button.on(.touchUpInside, id: "h") { _ in }
     let blocker = try Connection(path: path)
@@ -46,7 +46,7 @@ struct ExitTests {
     #expect(
       session.status == .endedWithLosses(droppedEvents: dropped, failedEvents: 0, lastError: nil))
 
-    let clean = try recorder.startSession(name: "clean")
+    let clean = try await recorder.startSession(name: "clean")
     try await clean.end()
     #expect(clean.status == .ended)
   }

@@ -22,8 +22,8 @@ struct FaultRecoveryTests {
   func newFilesAreOwnerOnly() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("private.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "private")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "private")
     try await session.flush()
     for file in [path, path + "-wal", path + "-shm"] {
       let attributes = try FileManager.default.attributesOfItem(atPath: file)
@@ -38,7 +38,7 @@ struct FaultRecoveryTests {
     let directory = TemporaryDirectory()
     let path = directory.path("locked.sqlite")
     let errors = Locked<[RecorderError]>([])
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path,
       options: RecorderOptions(
         // The lock is held for 300 ms of the test's time, which a loaded machine can stretch
@@ -46,7 +46,7 @@ struct FaultRecoveryTests {
         whenFull: .block, busyTimeout: .milliseconds(50), waitTimeout: WaitBounds.hang,
         retryTimeout: WaitBounds.unreached,
         onWriteError: { error in errors.withLock { $0.append(error) } }))
-    let session = try recorder.startSession(name: "locked")
+    let session = try await recorder.startSession(name: "locked")
     let button = Button(name: "b", observer: session)
     button.on(.touchUpInside) { _ in }
     let blocker = try Connection(path: path)
@@ -74,10 +74,10 @@ struct FaultRecoveryTests {
     let path = directory.path("readonly.sqlite")
     let errors = Locked(0)
     // query_only makes the connection read-only even for root, who ignores file modes.
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "before")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "before")
     try await session.end()
-    let readOnly = try Recorder(
+    let readOnly = try await Recorder(
       path: path,
       options: RecorderOptions(
         pragmas: ["query_only = 1"], onWriteError: { _ in errors.withLock { $0 += 1 } }))
@@ -96,12 +96,12 @@ struct FaultRecoveryTests {
     let directory = TemporaryDirectory()
     let path = directory.path("deleted.sqlite")
     let errors = Locked<[String]>([])
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path,
       options: RecorderOptions(onWriteError: { error in
         errors.withLock { $0.append(error.description) }
       }))
-    let session = try recorder.startSession(name: "deleted")
+    let session = try await recorder.startSession(name: "deleted")
     let button = Button(name: "b", observer: session)
     button.on(.touchUpInside) { _ in }
     #expect(fire(button, times: 10) == 10)
@@ -135,7 +135,7 @@ struct FaultRecoveryTests {
   func fireStormIsRecorded() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("storm.sqlite")
-    let session = try Recorder(path: path).startSession(name: "storm")
+    let session = try await Recorder(path: path).startSession(name: "storm")
     let echo = Button(name: "echo", observer: session)
     echo.on(.touchUpInside, id: "echo") { button in button.sendActions(for: .touchUpInside) }
     echo.sendActions(for: .touchUpInside)

@@ -17,13 +17,13 @@ struct FaultTests {
     let schemaPages =
       try SleeveDatabase.openForWriting(path: path)
       .scalarInt("PRAGMA page_count") ?? 0
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path,
       options: RecorderOptions(
         whenFull: .block, bufferCapacity: 512, flushCount: 64,
         pragmas: ["max_page_count = \(schemaPages + 4)"],
         onWriteError: { error in errors.withLock { $0.append(error) } }))
-    let session = try recorder.startSession(name: "full")
+    let session = try await recorder.startSession(name: "full")
     let button = Button(name: "b")
     var handled = 0
     button.on(.touchUpInside, id: "h") { _ in handled += 1 }
@@ -67,12 +67,12 @@ struct FaultTests {
   func dropPolicyCountsExactly(capacity: Int) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("drop.sqlite")
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path,
       options: RecorderOptions(
         whenFull: .drop, bufferCapacity: capacity, flushCount: capacity,
         retryTimeout: WaitBounds.unreached))
-    let session = try recorder.startSession(name: "drop")
+    let session = try await recorder.startSession(name: "drop")
     let button = Button(name: "b")
     for index in 0..<4 { button.on(.touchUpInside, id: "h\(index)") { _ in } }
     session.attach(button)

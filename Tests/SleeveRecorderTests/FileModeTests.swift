@@ -28,11 +28,11 @@ struct FileModeTests {
   func linkToExistingDatabaseIsFollowed() async throws {
     let directory = TemporaryDirectory()
     let target = directory.path("real.sqlite")
-    _ = try Recorder(path: target)
+    _ = try await Recorder(path: target)
     let link = directory.path("rec.sqlite")
     #expect(symlink("real.sqlite", link) == 0)
-    let recorder = try Recorder(path: link)
-    let session = try recorder.startSession(name: "linked")
+    let recorder = try await Recorder(path: link)
+    let session = try await recorder.startSession(name: "linked")
     try await session.end()
     for file in [target, target + "-wal", target + "-shm"]
     where FileManager.default.fileExists(atPath: file) {

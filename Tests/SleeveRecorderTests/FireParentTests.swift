@@ -14,9 +14,9 @@ struct FireParentTests {
   func parentsStayInTheirSession() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("parents.sqlite")
-    let recorder = try Recorder(path: path)
-    let first = try recorder.startSession(name: "first")
-    let second = try recorder.startSession(name: "second")
+    let recorder = try await Recorder(path: path)
+    let first = try await recorder.startSession(name: "first")
+    let second = try await recorder.startSession(name: "second")
     let inner = Button(name: "inner", observer: first)
     let other = Button(name: "other", observer: second)
     inner.on(.valueChanged) { _ in }

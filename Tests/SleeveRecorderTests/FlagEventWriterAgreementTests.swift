@@ -28,10 +28,10 @@ struct FlagEventWriterAgreementTests {
   func bothPathsAgree() async throws {
     let directory = TemporaryDirectory()
     let recorded = directory.path("session.sqlite")
-    let recorder = try Recorder(path: recorded)
-    let session = try recorder.startSession(name: "flags")
+    let recorder = try await Recorder(path: recorded)
+    let session = try await recorder.startSession(name: "flags")
     let flags = InMemoryFlagProvider()
-    session.attach(flags)
+    session.record(flags)
     for state in Self.changes { flags.set("new-checkout", to: state, actor: Self.actor) }
     try await session.end()
 

@@ -40,12 +40,12 @@ struct InteractionFaultTests {
   func droppedFiresDropTheirInteraction(capacity: Int, typings: Int) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("drop.sqlite")
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path,
       options: RecorderOptions(
         whenFull: .drop, bufferCapacity: capacity, flushCount: capacity,
         retryTimeout: WaitBounds.unreached))
-    let session = try recorder.startSession(name: "drop")
+    let session = try await recorder.startSession(name: "drop")
     let field = try await field(in: session)
     let blocker = try Connection(path: path)
     try blocker.execute("BEGIN IMMEDIATE")  // the writer waits on the lock; the buffer fills
@@ -65,9 +65,9 @@ struct InteractionFaultTests {
   func lostFiresFailTheirInteraction() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("lost.sqlite")
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path, options: RecorderOptions(whenFull: .block, bufferCapacity: 32, flushCount: 8))
-    let session = try recorder.startSession(name: "lost")
+    let session = try await recorder.startSession(name: "lost")
     let field = try await field(in: session)
     // A fault in one batch only: the batch holding the session's 50th fire fails.
     let injector = try Connection(path: path)
@@ -93,8 +93,8 @@ struct InteractionFaultTests {
   func replacementOfALostRegistrationIsWritten() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("replaced.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "replaced")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "replaced")
     let pay = Button(name: "pay", observer: session)
     try await session.flush()
     // A fault for one batch: the one holding the first registration.

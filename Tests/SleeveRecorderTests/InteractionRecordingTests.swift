@@ -10,8 +10,8 @@ struct InteractionRecordingTests {
   @Test("a tap, typing and a nested tap are written as interactions naming their fire rows")
   func interactionsNameTheirFires() async throws {
     let directory = TemporaryDirectory()
-    let recorder = try Recorder(path: directory.path("interactions.sqlite"))
-    let session = try recorder.startSession(name: "interactions")
+    let recorder = try await Recorder(path: directory.path("interactions.sqlite"))
+    let session = try await recorder.startSession(name: "interactions")
     await MainActor.run {
       let pay = Button(name: "pay", observer: session)
       let inner = Button(name: "inner", observer: session)
@@ -50,8 +50,8 @@ struct InteractionRecordingTests {
   @Test("lifetimes order additions and removals exactly, and a replacement names its target")
   func lifetimesOrderRegistryChanges() async throws {
     let directory = TemporaryDirectory()
-    let recorder = try Recorder(path: directory.path("lifetimes.sqlite"))
-    let session = try recorder.startSession(name: "lifetimes")
+    let recorder = try await Recorder(path: directory.path("lifetimes.sqlite"))
+    let session = try await recorder.startSession(name: "lifetimes")
     await MainActor.run {
       let pay = Button(name: "pay", observer: session)
       let first = pay.on(.touchUpInside) { _ in }  // 1 added

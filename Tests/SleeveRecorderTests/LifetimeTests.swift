@@ -15,13 +15,13 @@ struct LifetimeTests {
     weak var weakRecorder: Recorder?
     weak var weakSession: RecordingSession?
     do {
-      let recorder = try Recorder(path: path)
+      let recorder = try await Recorder(path: path)
       weakRecorder = recorder
-      let session = try recorder.startSession(name: "lifetime")
+      let session = try await recorder.startSession(name: "lifetime")
       weakSession = session
       let flags = InMemoryFlagProvider(
         ["f": .enabled], definitions: [FlagDefinition(key: "f", owner: "o")])
-      session.attach(flags)
+      session.record(flags)
       let button = Button(name: "b", observer: session, flags: flags)
       button.on(.touchUpInside) { _ in }
       button.on(.touchUpInside, flag: "f") { _ in }
@@ -55,8 +55,8 @@ struct LifetimeTests {
   func closeAndRelease() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("close.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "closing")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "closing")
     let button = Button(name: "b", observer: session)
     button.on(.touchUpInside) { _ in }
     button.tap()
@@ -68,11 +68,11 @@ struct LifetimeTests {
     // Another process holds the write lock: releasing a recorder with buffered events must
     // not wait for it (the main actor would freeze for the wait timeout).
     let locked = directory.path("locked.sqlite")
-    let held = try Recorder(
+    let held = try await Recorder(
       path: locked,
       options: RecorderOptions(
         waitTimeout: WaitBounds.unreached, retryTimeout: WaitBounds.unreached))
-    let busy = try held.startSession(name: "busy")
+    let busy = try await held.startSession(name: "busy")
     let blocker = try Connection(path: locked)
     try blocker.execute("BEGIN IMMEDIATE")
     let other = Button(name: "o", observer: busy)
@@ -89,12 +89,12 @@ struct LifetimeTests {
   func closeIsBounded() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("timeout.sqlite")
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path,
       options: RecorderOptions(
         busyTimeout: WaitBounds.unreached, waitTimeout: .milliseconds(300),
         retryTimeout: WaitBounds.unreached))
-    let session = try recorder.startSession(name: "late")
+    let session = try await recorder.startSession(name: "late")
     let blocker = try Connection(path: path)
     try blocker.execute("BEGIN IMMEDIATE")
     let button = Button(name: "b", observer: session)

@@ -27,14 +27,14 @@ struct RecordedTextCapTests {
     // is set can still be executed (Linux refuses an environment string over 128 KiB).
     setenv(variable, String(repeating: "v", count: 20_000), 1)
     defer { unsetenv(variable) }
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(
       name: huge, tags: (0..<100).map { "\($0)" + huge },
       environment: [variable] + (0..<100).map { "UNSET_\($0)" })
     let key = "k" + huge
     let flags = InMemoryFlagProvider(
       [key: .enabled], definitions: [FlagDefinition(key: key, owner: huge)])
-    session.attach(flags)
+    session.record(flags)
     let button = Button(name: huge, observer: session, flags: flags)
     button.on(.touchUpInside, id: huge) { _ in throw Fused() }
     button.on(.touchUpInside, flag: key) { _ in }

@@ -18,8 +18,8 @@ struct RecorderReadmeTests {
       if attempts % 10 == 0 { throw Declined() }
     }
     // RECORDER:begin
-    let recorder = try Recorder(path: path)  // creates and migrates the file
-    let session = try recorder.startSession(
+    let recorder = try await Recorder(path: path)  // creates and migrates the file
+    let session = try await recorder.startSession(
       name: "CheckoutTests", tags: ["ci"], environment: ["CI"])
 
     let pay = Button(name: "checkout.pay")

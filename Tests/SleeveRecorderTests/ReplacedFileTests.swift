@@ -11,9 +11,9 @@ import Testing
 struct ReplacedFileTests {
   /// Writes `other`: three ended sessions of 10 fires each, closed cleanly (no -wal left).
   func writeOther(_ path: String) async throws {
-    let recorder = try Recorder(path: path)
+    let recorder = try await Recorder(path: path)
     for index in 0..<3 {
-      let session = try recorder.startSession(name: "other-\(index)")
+      let session = try await recorder.startSession(name: "other-\(index)")
       let button = Button(name: "o", observer: session)
       button.on(.touchUpInside, id: "o") { _ in }
       for _ in 0..<10 { button.sendActions(for: .touchUpInside) }
@@ -47,12 +47,12 @@ struct ReplacedFileTests {
     try await writeOther(other)
     let errors = Locked<[String]>([])
     do {
-      let recorder = try Recorder(
+      let recorder = try await Recorder(
         path: path,
         options: RecorderOptions(
           flushInterval: .milliseconds(10),
           onWriteError: { error in errors.withLock { $0.append(error.description) } }))
-      let session = try recorder.startSession(name: "recording")
+      let session = try await recorder.startSession(name: "recording")
       let button = Button(name: "b", observer: session)
       button.on(.touchUpInside, id: "h") { _ in }
       for _ in 0..<200 { button.sendActions(for: .touchUpInside) }
@@ -97,8 +97,9 @@ struct ReplacedFileTests {
     try #require(size(other + "-wal") ?? 0 > 0)
 
     do {
-      let recorder = try Recorder(path: path, options: RecorderOptions(flushInterval: .seconds(5)))
-      let session = try recorder.startSession(name: "recording")
+      let recorder = try await Recorder(
+        path: path, options: RecorderOptions(flushInterval: .seconds(5)))
+      let session = try await recorder.startSession(name: "recording")
       let button = Button(name: "b", observer: session)
       button.on(.touchUpInside, id: "h") { _ in }
       for _ in 0..<100 { button.sendActions(for: .touchUpInside) }

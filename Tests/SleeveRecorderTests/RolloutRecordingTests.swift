@@ -18,12 +18,12 @@ struct RolloutRecordingTests {
 
   /// Records one session: 40 users at 25%, then one fire with no user.
   func record(path: String) async throws {
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "rollout")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "rollout")
     let flags = InMemoryFlagProvider(
       ["new-checkout": .rollingOut(percent: RolloutPercentage(basisPoints: 2_500)!)],
       definitions: [Self.definition])
-    session.attach(flags)
+    session.record(flags)
     let pay = Button(name: "checkout.pay", observer: session, flags: flags)
     pay.on(.touchUpInside, id: "submit", flag: "new-checkout", fallback: { _ in }) { _ in }
     for user in 0..<40 {

@@ -11,8 +11,8 @@ struct RoundTripTests {
   func everyEventKindLandsInRows() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("round-trip.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(
       name: "RoundTrip", tags: ["ci"], environment: ["HOME", "SLEEVE_UNSET_VARIABLE"])
     let flags = InMemoryFlagProvider(
       ["new-pay": .enabled],
@@ -21,7 +21,7 @@ struct RoundTripTests {
           key: "new-pay", owner: "payments",
           thresholds: FlagThresholds(maxErrorRate: 0.05, maxP99: .milliseconds(50), minSamples: 10))
       ])
-    session.attach(flags)
+    session.record(flags)
     let pay = Button(name: "checkout.pay", flags: flags)
     pay.on(.touchUpInside, id: "validate") { _ in }
     session.attach(pay)

@@ -16,9 +16,9 @@ struct RowNumberingTests {
   func numbersStartAtOnePerSession() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("numbers.sqlite")
-    let recorder = try Recorder(path: path)
+    let recorder = try await Recorder(path: path)
     for round in 0..<2 {
-      let session = try recorder.startSession(name: "round \(round)")
+      let session = try await recorder.startSession(name: "round \(round)")
       let child = Button(name: "child \(round)")
       child.on(.touchUpInside, id: "leaf") { _ in }
       let parent = Button(name: "parent \(round)")

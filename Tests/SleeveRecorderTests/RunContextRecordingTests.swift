@@ -29,7 +29,7 @@ struct RunContextRecordingTests {
     let directory = TemporaryDirectory()
     let recorder = try Self.recorder(
       directory, environment: RunContextTests.pushBuilds[0].environment)
-    let session = try recorder.startSession(
+    let session = try await recorder.startSession(
       name: "ci",
       test: TestIdentity(id: "M.T/f()", name: "f", suite: "M.T", tags: ["b", "a\"quote"]))
     // Committed before startSession returns: the row is there while the session runs.
@@ -51,7 +51,7 @@ struct RunContextRecordingTests {
   func noContextNoRow() async throws {
     let directory = TemporaryDirectory()
     let recorder = try Self.recorder(directory, environment: RunContextTests.noise)
-    let session = try recorder.startSession(name: "local")
+    let session = try await recorder.startSession(name: "local")
     try await session.end()
     #expect(session.context.isEmpty)
     let reader = try Inspector(path: recorder.path)
@@ -64,7 +64,7 @@ struct RunContextRecordingTests {
   func resultWithoutContext() async throws {
     let directory = TemporaryDirectory()
     let recorder = try Self.recorder(directory)
-    let session = try recorder.startSession(name: "local")
+    let session = try await recorder.startSession(name: "local")
     try await session.end(testResult: .threw)
     try await session.end(testResult: .passed)  // a second end does nothing
     let reader = try Inspector(path: recorder.path)
@@ -85,8 +85,8 @@ struct RunContextRecordingTests {
     let recorder = try Self.recorder(
       directory, environment: environment,
       context: RunContext(branch: "options-branch", job: "options-job"))
-    let plain = try recorder.startSession(name: "plain")
-    let own = try recorder.startSession(
+    let plain = try await recorder.startSession(name: "plain")
+    let own = try await recorder.startSession(
       name: "own", context: RunContext(commit: "session-commit", job: "session-job"))
     let reader = try Inspector(path: recorder.path)
     let sql = "SELECT ci_system, commit_sha, branch, job, runner FROM session_context"
@@ -109,7 +109,7 @@ struct RunContextRecordingTests {
     let recorder = try Self.recorder(directory)
     let history = [("c1", "main"), ("c2", "main"), ("c3", "feature/pay")]
     for (commit, branch) in history {
-      let session = try recorder.startSession(
+      let session = try await recorder.startSession(
         name: commit, context: RunContext(commit: commit, branch: branch))
       try await session.end()
     }
@@ -128,7 +128,7 @@ struct RunContextRecordingTests {
     let directory = TemporaryDirectory()
     let recorder = try Self.recorder(directory)
     let huge = String(repeating: "\u{1B}[2J", count: 100_000)
-    let session = try recorder.startSession(
+    let session = try await recorder.startSession(
       name: "hostile", context: RunContext(commit: huge, branch: "   ", job: ""),
       test: TestIdentity(
         id: huge, name: "n", tags: Array(repeating: huge, count: 100)))

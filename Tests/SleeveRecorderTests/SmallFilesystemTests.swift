@@ -50,12 +50,12 @@ struct SmallFilesystemTests {
     defer { SmallFilesystem.unmount(mountPoint) }
     let path = mountPoint + "/full.sqlite"
     let errors = Locked<[RecorderError]>([])
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path,
       options: RecorderOptions(
         whenFull: .block, bufferCapacity: 1_024, flushCount: 256,
         onWriteError: { error in errors.withLock { $0.append(error) } }))
-    let session = try recorder.startSession(name: "tiny")
+    let session = try await recorder.startSession(name: "tiny")
     let button = Button(name: "b", observer: session)
     var handled = 0
     button.on(.touchUpInside) { _ in handled += 1 }

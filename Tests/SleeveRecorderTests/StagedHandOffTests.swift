@@ -42,7 +42,7 @@ struct StagedHandOffTests {
     let directory = TemporaryDirectory()
     let path = directory.path("tick.sqlite")
     let recorder = try Self.recorder(at: path)
-    let session = try recorder.startSession(name: "tick")
+    let session = try await recorder.startSession(name: "tick")
     let button = Self.fireThrice(session)
     let (fires, outcomes) = try await Self.rows(at: path, reaching: 3)
     #expect(fires == 3 && outcomes == 3)
@@ -57,7 +57,7 @@ struct StagedHandOffTests {
     let recorder = try Self.recorder(at: path)
     weak var released: RecordingSession?
     do {
-      let session = try recorder.startSession(name: "released")
+      let session = try await recorder.startSession(name: "released")
       released = session
       _ = Self.fireThrice(session)
     }
@@ -71,9 +71,9 @@ struct StagedHandOffTests {
     let directory = TemporaryDirectory()
     let path = directory.path("flush.sqlite")
     // No tick within the test: only flush() and close() can hand the stage over.
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path, options: RecorderOptions(flushInterval: WaitBounds.unreached))
-    let session = try recorder.startSession(name: "flush")
+    let session = try await recorder.startSession(name: "flush")
     let button = Self.fireThrice(session)
     try await session.flush()
     #expect(try Inspector(path: path).count("outcomes") == 3)

@@ -27,10 +27,10 @@ struct SuccessFastPathTests {
   func fastPathWritesTheSameRow() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("fast.sqlite")
-    let recorder = try Recorder(path: path)
+    let recorder = try await Recorder(path: path)
     var sessions: [Int64] = []
     for slow in [false, true] {
-      let session = try recorder.startSession(name: slow ? "slow" : "fast")
+      let session = try await recorder.startSession(name: slow ? "slow" : "fast")
       let observer: any DispatchObserver = slow ? SlowPathForwarder(session) : session
       let button = Button(name: "pay", observer: observer)
       let inner = Button(name: "total", observer: observer)

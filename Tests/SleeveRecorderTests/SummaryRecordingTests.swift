@@ -13,10 +13,10 @@ struct SummaryRecordingTests {
   func endedSessionIsSummarized() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("summaries.sqlite")
-    let recorder = try Recorder(path: path)
+    let recorder = try await Recorder(path: path)
     let flags = InMemoryFlagProvider(["new-pay": .enabled])
-    let session = try recorder.startSession(name: "summarized")
-    session.attach(flags)
+    let session = try await recorder.startSession(name: "summarized")
+    session.record(flags)
     let pay = Button(name: "checkout.pay", flags: flags)
     var count = 0
     pay.on(.touchUpInside, id: "charge") { _ in

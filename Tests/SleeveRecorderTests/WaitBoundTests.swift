@@ -42,9 +42,9 @@ struct WaitBoundTests {
   func lockPastTheWaitTimeout() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("held.sqlite")
-    let recorder = try Recorder(path: path, options: Self.options())
-    let strict = try recorder.startSession(name: "strict", durability: .strict)
-    let batched = try recorder.startSession(name: "batched")
+    let recorder = try await Recorder(path: path, options: Self.options())
+    let strict = try await recorder.startSession(name: "strict", durability: .strict)
+    let batched = try await recorder.startSession(name: "batched")
     let strictButton = Button(name: "s", observer: strict)
     strictButton.on(.touchUpInside, id: "s") { _ in }
     let batchedButton = Button(name: "b", observer: batched)
@@ -94,7 +94,7 @@ struct WaitBoundTests {
     for _ in 0..<2 { strictButton.sendActions(for: .touchUpInside) }
     #expect(
       try reader.count("fires", where: "id >> \(RowID.numberBits) = \(strict.rowID)") == 1 + 2)
-    let after = try recorder.startSession(name: "after")
+    let after = try await recorder.startSession(name: "after")
     try await after.end()
     try await strict.end()
     #expect(
@@ -112,9 +112,9 @@ struct WaitBoundTests {
   func blockPolicyWaitIsBounded() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("block.sqlite")
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: path, options: Self.options(whenFull: .block, bufferCapacity: 16, flushCount: 16))
-    let session = try recorder.startSession(name: "block")
+    let session = try await recorder.startSession(name: "block")
     let button = Button(name: "b", observer: session)
     button.on(.touchUpInside, id: "h") { _ in }
     button.sendActions(for: .touchUpInside)  // its control is described before the lock
@@ -148,8 +148,8 @@ struct WaitTimeoutValueTests {
     #expect(options.waitTimeout == max(timeout, .milliseconds(10)))
     guard timeout > .seconds(1) else { return }
     let directory = TemporaryDirectory()
-    let recorder = try Recorder(path: directory.path("huge.sqlite"), options: options)
-    let session = try recorder.startSession(name: "huge")
+    let recorder = try await Recorder(path: directory.path("huge.sqlite"), options: options)
+    let session = try await recorder.startSession(name: "huge")
     try await session.flush()
     try await session.end()
     #expect(session.status == .ended)
@@ -164,9 +164,9 @@ struct FlushIntervalValueTests {
     arguments: [Duration.seconds(Int64.max), .seconds(-1), .zero])
   func hostileFlushIntervals(interval: Duration) async throws {
     let directory = TemporaryDirectory()
-    let recorder = try Recorder(
+    let recorder = try await Recorder(
       path: directory.path("interval.sqlite"), options: RecorderOptions(flushInterval: interval))
-    let session = try recorder.startSession(name: "interval")
+    let session = try await recorder.startSession(name: "interval")
     let button = Button(name: "b", observer: session)
     button.on(.touchUpInside) { _ in }
     button.sendActions(for: .touchUpInside)

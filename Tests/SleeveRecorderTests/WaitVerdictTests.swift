@@ -61,13 +61,13 @@ struct WaitVerdictTests {
 
     init() async throws {
       path = directory.path("held.sqlite")
-      recorder = try Recorder(
+      recorder = try await Recorder(
         path: path,
         options: RecorderOptions(
           flushInterval: .milliseconds(10), busyTimeout: .milliseconds(50),
           waitTimeout: WaitVerdictTests.waitTimeout, retryTimeout: WaitBounds.unreached))
-      strict = try recorder.startSession(name: "strict", durability: .strict)
-      batched = try recorder.startSession(name: "batched")
+      strict = try await recorder.startSession(name: "strict", durability: .strict)
+      batched = try await recorder.startSession(name: "batched")
       strictButton = Button(name: "s", observer: strict)
       strictButton.on(.touchUpInside, id: "s") { _ in }
       batchedButton = Button(name: "b", observer: batched)

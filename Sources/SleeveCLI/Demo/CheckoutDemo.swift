@@ -105,8 +105,8 @@ final class CheckoutDemo {
   func run(path: String) async throws -> Summary {
     var options = RecorderOptions(whenFull: .block)
     if run.context != nil { options.contextEnvironment = [:] }
-    let recorder = try Recorder(path: path, options: options)
-    let session = try recorder.startSession(
+    let recorder = try await Recorder(path: path, options: options)
+    let session = try await recorder.startSession(
       name: run.name, tags: ["demo"], environment: ["CI", "USER"], context: run.context,
       test: run.test)
     let flags = InMemoryFlagProvider(
@@ -116,7 +116,7 @@ final class CheckoutDemo {
           key: "new-checkout", owner: "payments-team",
           thresholds: FlagThresholds(maxErrorRate: 0.02, maxP99: .milliseconds(5), minSamples: 50))
       ])
-    session.attach(flags)
+    session.record(flags)
     var simulation = Simulation(seed: run.seed)
     let run = self.run
     var analytics: Analytics? = Analytics()

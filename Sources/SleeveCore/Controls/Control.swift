@@ -59,7 +59,7 @@ open class Control {
   @exclusivity(unchecked) var registry = HandlerRegistry()
   /// Main-actor only, and no access outlives a statement: unchecked for the same reason as
   /// the registry (the dynamic check cost about 190 instructions an observed fire).
-  @exclusivity(unchecked) var observation: ObserverReference? {
+  @exclusivity(unchecked) var observation: ControlObservation? {
     didSet {
       isObserved = observation != nil
       observerChanges &+= 1
@@ -68,7 +68,7 @@ open class Control {
   /// The observer (``observation``'s), `nil` when there is none.
   var activeObserver: (any DispatchObserver)? {
     get { observation?.observer }
-    set { observation = newValue.map(ObserverReference.init) }
+    set { observation = newValue.map(ControlObservation.init) }
   }
   /// How many times the observer was set since init: an open interaction keeps only the
   /// fires its own observer saw (``InteractionScope``).
@@ -104,7 +104,7 @@ open class Control {
     self.id = IdentifierCounter.nextControl()
     let observer = observer ?? ControlDefaults.observer ?? Control.defaultObserver
     let active = observer is NoOpDispatchObserver ? nil : observer
-    self.observation = active.map(ObserverReference.init)
+    self.observation = active.map(ControlObservation.init)
     self.isObserved = active != nil
     self.flags = flags ?? ControlDefaults.flags ?? Control.defaultFlags
   }

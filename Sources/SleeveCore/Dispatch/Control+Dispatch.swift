@@ -79,7 +79,7 @@ extension Control {
   /// The observed path. One clock reading per handler: the reading that ends one handler
   /// starts the next, and the last one ends the fire.
   private func fireObserved(
-    _ events: ControlEvents, origin: FireOrigin, observation: ObserverReference
+    _ events: ControlEvents, origin: FireOrigin, observation: ControlObservation
   ) {
     let observed = beginObservedFire(events, origin: origin, observation: observation)
     // The observer (and its log) this fire began with, even if a handler sets another: the
@@ -118,9 +118,13 @@ extension Control {
                     duration: clock - start)
                 }
               } else {
-                observation.observer.handlerSucceeded(
-                  fire: observed.fire.id, registration: entry.id, startedAtNanoseconds: start,
-                  durationNanoseconds: clock - start)
+                if observation.isSession {
+                  observation.session.handlerSucceeded(
+                    fire: observed.fire.id, registration: entry.id, startedAtNanoseconds: start,
+                    durationNanoseconds: clock - start)
+                } else {
+                  observed.report(entry.id, .ok, startedAt: start, duration: clock - start)
+                }
               }
             } catch {
               clock = MonotonicClock.nanoseconds()
@@ -157,7 +161,7 @@ extension Control {
   }
 
   private func beginObservedFire(
-    _ events: ControlEvents, origin: FireOrigin, observation: ObserverReference
+    _ events: ControlEvents, origin: FireOrigin, observation: ControlObservation
   ) -> ObservedFire {
     let fire = FireInfo(
       id: IdentifierCounter.nextFire(), control: info, events: events, origin: origin,

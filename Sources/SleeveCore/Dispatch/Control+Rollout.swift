@@ -17,7 +17,7 @@ extension Control {
       let number = observed == nil ? unobservedFireUnit(&fireUnit) : observedFireUnit(observed)
       state = RolloutHash.absorb(RolloutHash.processNonce &+ number, into: prefix)
     case .session:
-      if observed != nil, let text = observed?.observer.rolloutSessionUnit {
+      if observed != nil, let text = observed?.observation.session.rolloutSessionUnit {
         state = RolloutHash.absorb(text, into: prefix)
       } else {
         state = RolloutHash.absorb(RolloutHash.processNonce, into: prefix)

@@ -3,7 +3,7 @@
 /// shared reference), passed borrowed to each handler and copied only into async tasks.
 struct ObservedFire: Sendable {
   let fire: FireInfo
-  let observation: ObserverReference
+  let observation: ControlObservation
   /// The observer the fire reports to.
   var observer: any DispatchObserver { observation.observer }
 

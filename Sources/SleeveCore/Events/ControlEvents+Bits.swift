@@ -1,7 +1,7 @@
 extension ControlEvents {
   /// Each event of the mask on its own, lowest bit first: `[.touchDown, .touchUpInside]` for
   /// `[.touchUpInside, .touchDown]`. Bits without a name are events too.
-  public var singleEvents: [ControlEvents] {
+  package var singleEvents: [ControlEvents] {
     var events: [ControlEvents] = []
     var remaining = rawValue
     while remaining != 0 {

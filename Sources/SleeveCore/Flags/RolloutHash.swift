@@ -38,7 +38,7 @@ public enum RolloutHash {
 
   /// The FNV-1a state after the key, a 0 byte, the salt and a 0 byte.
   @inlinable
-  public static func prefix(key: String, salt: String) -> UInt64 {
+  package static func prefix(key: String, salt: String) -> UInt64 {
     var state = absorb(key, into: 0xcbf2_9ce4_8422_2325)
     state = (state ^ 0) &* 0x100_0000_01b3
     state = absorb(salt, into: state)
@@ -49,7 +49,7 @@ public enum RolloutHash {
   /// buffer (no allocation, no per-byte index checks); any other string byte by byte, with the
   /// same result.
   @inlinable
-  public static func absorb(_ text: String, into state: UInt64) -> UInt64 {
+  package static func absorb(_ text: String, into state: UInt64) -> UInt64 {
     if let absorbed = text.utf8.withContiguousStorageIfAvailable({ absorb($0, into: state) }) {
       return absorbed
     }
@@ -68,7 +68,7 @@ public enum RolloutHash {
 
   /// `state` after `number`'s 8 bytes, least significant first.
   @inlinable
-  public static func absorb(_ number: UInt64, into state: UInt64) -> UInt64 {
+  package static func absorb(_ number: UInt64, into state: UInt64) -> UInt64 {
     var state = state
     var rest = number
     for _ in 0..<8 {
@@ -80,7 +80,7 @@ public enum RolloutHash {
 
   /// MurmurHash3's 64-bit finalizer.
   @inlinable
-  public static func finalize(_ state: UInt64) -> UInt64 {
+  package static func finalize(_ state: UInt64) -> UInt64 {
     var h = state
     h ^= h >> 33
     h &*= 0xff51_afd7_ed55_8ccd
@@ -104,7 +104,7 @@ public enum RolloutHash {
 
   /// This process's random number, drawn once: the fire units' base, and the session unit
   /// when no session supplies one.
-  public static let processNonce = UInt64.random(in: .min ... .max)
+  package static let processNonce = UInt64.random(in: .min ... .max)
 }
 
 extension RolloutHash {
@@ -115,10 +115,10 @@ extension RolloutHash {
     /// The plan's unit (``RolloutPlan/effectiveUnit``).
     public let unit: RolloutUnit
     /// The state after the flag's key and the plan's salt.
-    public let prefix: UInt64
+    package let prefix: UInt64
     /// For a key unit, the state after the key's value; `nil` while the value is unknown or
     /// for any other unit.
-    public private(set) var keyed: UInt64?
+    package private(set) var keyed: UInt64?
 
     /// The inputs of flag `key` rolled out by `plan`, its unit key's value (if any) still
     /// unknown.

@@ -9,7 +9,7 @@ public enum RolloutUnit: Hashable, Sendable, CustomStringConvertible {
   /// a run are `on` differs from run to run (a run's slow first fire never always lands in
   /// the same cohort).
   case fire
-  /// The recording session (the observer's ``DispatchObserver/rolloutSessionUnit``; without
+  /// The recording session (its UUID, when a recording session observes the control; without
   /// one, the process): one variant per session.
   case session
   /// A key the app supplies by name (``FlagProvider/unitKey(named:)``), such as a user or
@@ -27,7 +27,7 @@ public enum RolloutUnit: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The unit `description` names, or `nil` for a text that names none.
-  public init?(recorded text: String) {
+  package init?(recorded text: String) {
     switch text {
     case "fire": self = .fire
     case "session": self = .session
@@ -158,7 +158,8 @@ extension RolloutPlan {
   /// The plan a file recorded: its unit's name (``RolloutUnit/description``), salt and stages
   /// (share in basis points, samples per cohort); `nil` when it names a unit this binary does
   /// not know or holds stages a plan refuses.
-  public init?(recordedUnit: String?, salt: String, stages: [(basisPoints: Int, minSamples: Int)]) {
+  package init?(recordedUnit: String?, salt: String, stages: [(basisPoints: Int, minSamples: Int)])
+  {
     var unit: RolloutUnit?
     if let recordedUnit {
       guard let known = RolloutUnit(recorded: recordedUnit) else { return nil }
@@ -177,7 +178,7 @@ extension RolloutPlan {
 extension CheckSeverity {
   /// The severities a file recorded, by check name and severity name; names this binary does
   /// not know are left out (their checks stay critical).
-  public static func recorded(_ names: [String: String]) -> [FlagCheck: CheckSeverity] {
+  package static func recorded(_ names: [String: String]) -> [FlagCheck: CheckSeverity] {
     var known: [FlagCheck: CheckSeverity] = [:]
     for (name, level) in names {
       if let check = FlagCheck(rawValue: name), let severity = CheckSeverity(rawValue: level) {

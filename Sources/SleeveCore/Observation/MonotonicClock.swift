@@ -25,7 +25,7 @@ public enum MonotonicClock {
   }
 
   /// Converts a `Duration` to whole nanoseconds, saturating at `Int64`'s range.
-  public static func nanoseconds(in duration: Duration) -> Int64 {
+  package static func nanoseconds(in duration: Duration) -> Int64 {
     let (seconds, attoseconds) = duration.components
     let (scaled, multiplyOverflowed) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
     let (total, addOverflowed) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)

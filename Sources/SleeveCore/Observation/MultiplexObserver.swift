@@ -11,10 +11,14 @@
 public struct MultiplexObserver: DispatchObserver {
   /// The observers every event goes to, in order.
   public let observers: [any DispatchObserver]
+  /// Each of ``observers``' session requirements (looked up once, here): the observer itself
+  /// when it is a session observer, else a forwarder to it.
+  private let sessions: [any SessionDispatchObserver]
 
   /// Creates a fan-out to `observers`, each called in order for every event.
   public init(_ observers: [any DispatchObserver]) {
     self.observers = observers
+    sessions = observers.map(SuccessOutcomeForwarder.session(of:))
   }
 
   /// Calls `registered` on each observer.
@@ -37,18 +41,6 @@ public struct MultiplexObserver: DispatchObserver {
     for observer in observers { observer.handlerFinished(outcome) }
   }
 
-  /// Calls `handlerSucceeded` on each observer.
-  @MainActor public func handlerSucceeded(
-    fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
-    durationNanoseconds: Int64
-  ) {
-    for observer in observers {
-      observer.handlerSucceeded(
-        fire: fire, registration: registration, startedAtNanoseconds: startedAtNanoseconds,
-        durationNanoseconds: durationNanoseconds)
-    }
-  }
-
   /// Calls `fireEnded` on each observer.
   @MainActor public func fireEnded(_ fire: FireInfo, atNanoseconds: Int64) {
     for observer in observers { observer.fireEnded(fire, atNanoseconds: atNanoseconds) }
@@ -59,16 +51,31 @@ public struct MultiplexObserver: DispatchObserver {
     for observer in observers { observer.flagChanged(change) }
   }
 
-  /// The first observer's session unit that has one.
-  @MainActor public var rolloutSessionUnit: String? {
-    for observer in observers {
-      if let unit = observer.rolloutSessionUnit { return unit }
-    }
-    return nil
-  }
-
   /// Calls `interactionEnded` on each observer.
   @MainActor public func interactionEnded(_ interaction: InteractionInfo) {
     for observer in observers { observer.interactionEnded(interaction) }
+  }
+}
+
+extension MultiplexObserver: SessionDispatchObserver {
+  /// Passes a plain handler's success to each observer: to a session observer's fast path,
+  /// and to any other as the `ok` outcome value.
+  @MainActor package func handlerSucceeded(
+    fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
+    durationNanoseconds: Int64
+  ) {
+    for index in sessions.indices {
+      sessions[index].handlerSucceeded(
+        fire: fire, registration: registration, startedAtNanoseconds: startedAtNanoseconds,
+        durationNanoseconds: durationNanoseconds)
+    }
+  }
+
+  /// The first session unit among the observers.
+  @MainActor package var rolloutSessionUnit: String? {
+    for index in sessions.indices {
+      if let unit = sessions[index].rolloutSessionUnit { return unit }
+    }
+    return nil
   }
 }

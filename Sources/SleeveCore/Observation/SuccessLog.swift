@@ -1,6 +1,7 @@
 /// Plain handlers' successes, written by dispatch in place of
-/// ``DispatchObserver/handlerSucceeded(fire:registration:startedAtNanoseconds:durationNanoseconds:)``
-/// calls, for an observer that records them in bulk (``DispatchObserver/successLog``).
+/// ``SessionDispatchObserver/handlerSucceeded(fire:registration:startedAtNanoseconds:durationNanoseconds:)``
+/// calls, for an observer that records them in bulk (``SessionDispatchObserver/successLog``).
+/// Package-visible only: a performance seam between dispatch and the recorder, not an API.
 ///
 /// The contract, which keeps every outcome in the order it happened:
 /// - A control reads its observer's log once, when the observer is set. While it is set,
@@ -14,27 +15,29 @@
 /// An append costs a few stores (no call, no existential, no reference counting), which is
 /// what makes a recorded fire of many handlers cheap. Not `Sendable`: a log stays in the
 /// isolation that made it (the main actor, where controls and observers run).
-public final class SuccessLog {
+package final class SuccessLog {
   /// One plain handler's success: status `ok`, synchronous, no flag, no error.
-  public struct Entry: Sendable, Equatable {
+  package struct Entry: Sendable, Equatable {
     /// The fire it ran in.
-    public let fire: FireID
+    package let fire: FireID
     /// The handler that ran.
-    public let registration: RegistrationID
+    package let registration: RegistrationID
     /// When it started (``MonotonicClock`` nanoseconds).
-    public let startedAtNanoseconds: Int64
+    package let startedAtNanoseconds: Int64
     /// How long it ran, in nanoseconds.
-    public let durationNanoseconds: Int64
+    package let durationNanoseconds: Int64
   }
 
   // One isolation touches a log (it is not `Sendable`) and no access outlives a statement,
   // so the dynamic exclusivity checks (about 60 instructions an append) are off.
-  @usableFromInline @exclusivity(unchecked) var storage: UnsafeMutablePointer<Entry>
-  @usableFromInline @exclusivity(unchecked) var storedCount = 0
+  // Another module's access to them would be checked dynamically (about 75 instructions a
+  // recorded fire), so other modules take the entries through one call, ``takeAll()``.
+  @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Entry>
+  @exclusivity(unchecked) private var storedCount = 0
   @exclusivity(unchecked) private var capacity: Int
 
   /// Creates an empty log.
-  public init() {
+  package init() {
     capacity = 16
     storage = .allocate(capacity: 16)
   }
@@ -44,15 +47,24 @@ public final class SuccessLog {
   }
 
   /// How many successes the log holds.
-  public var count: Int { storedCount }
+  package var count: Int { storedCount }
 
   /// Whether the log holds no success.
-  public var isEmpty: Bool { storedCount == 0 }
+  package var isEmpty: Bool { storedCount == 0 }
+
+  /// Takes every success, in the order they happened, and empties the log: the buffer stays
+  /// valid until the next append, so nothing may fire while it is read. One call, for a
+  /// module that moves the entries in bulk (`@inlinable` package code is not inlined across
+  /// modules, so ``drainAll(_:)`` there costs a call and a closure; this costs the call).
+  package func takeAll() -> UnsafeBufferPointer<Entry> {
+    let taken = storedCount
+    storedCount = 0
+    return UnsafeBufferPointer(start: storage, count: taken)
+  }
 
   /// Calls `body` with each success in the order they happened, then empties the log.
   /// `body` must not fire a control (its successes would land in the log being drained).
-  @inlinable
-  public func drain(_ body: (Entry) -> Void) {
+  package func drain(_ body: (Entry) -> Void) {
     drainAll { entries in
       for entry in entries { body(entry) }
     }
@@ -61,12 +73,10 @@ public final class SuccessLog {
   /// Calls `body` once with every success, in the order they happened, as one contiguous
   /// buffer valid only during the call, then empties the log: for an observer that moves
   /// them in bulk. `body` must not fire a control.
-  @inlinable
-  public func drainAll(_ body: (UnsafeBufferPointer<Entry>) -> Void) {
-    let count = storedCount
-    guard count > 0 else { return }
-    storedCount = 0
-    body(UnsafeBufferPointer(start: storage, count: count))
+  package func drainAll(_ body: (UnsafeBufferPointer<Entry>) -> Void) {
+    let taken = takeAll()
+    guard !taken.isEmpty else { return }
+    body(taken)
   }
 
   /// Appends a success (dispatch only).

@@ -6,7 +6,7 @@ extension Control {
   /// Unlike ``allControlEvents``, a handler whose owner or target is gone still counts until
   /// a fire prunes it (outcome `ownerReleased`): it is registered until then, and that fire
   /// has to reach it.
-  public var registeredEvents: ControlEvents {
+  package var registeredEvents: ControlEvents {
     var events = ControlEvents()
     for slot in registry.slots { events.formUnion(slot.events) }
     return events
@@ -19,7 +19,7 @@ extension Control {
   ///
   /// One watcher per control: setting one replaces the last; `nil` removes it. Controls
   /// without a watcher pay one test per registry change and nothing per fire.
-  public func watchRegisteredEvents(_ onChange: (@MainActor (ControlEvents) -> Void)?) {
+  package func watchRegisteredEvents(_ onChange: (@MainActor (ControlEvents) -> Void)?) {
     registeredEventsWatch = onChange.map {
       RegisteredEventsWatch(lastReported: registeredEvents, onChange: $0)
     }
@@ -28,7 +28,7 @@ extension Control {
   /// Removes every handler with reason `ownerReleased` and cancels their running tasks, as
   /// when what the control stands for is gone (a bridged platform control was deallocated).
   /// Observers see each removal, in registration order.
-  public func releaseAllHandlers() {
+  package func releaseAllHandlers() {
     while registry.count > 0 {
       remove(registry[0], reason: .ownerReleased)
     }

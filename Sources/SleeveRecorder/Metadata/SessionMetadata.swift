@@ -35,7 +35,7 @@ public struct SessionMetadata: Sendable, Equatable {
   ///   - name: The session's name.
   ///   - tags: Free-form tags.
   ///   - environmentNames: The environment variables to record; unset ones are left out.
-  public init(name: String, tags: [String], environmentNames: [String]) {
+  package init(name: String, tags: [String], environmentNames: [String]) {
     let process = ProcessInfo.processInfo
     self.name = RecordedText.capped(name, to: .name)
     self.tags = tags.prefix(RecordedText.maximumTags).map { RecordedText.capped($0, to: .name) }

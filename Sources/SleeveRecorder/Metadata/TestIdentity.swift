@@ -30,7 +30,7 @@ public struct TestIdentity: Sendable, Equatable {
 
   /// The identity as it is recorded: every text capped, at most `RecordedText.maximumTags`
   /// tags.
-  public var recorded: TestIdentity {
+  package var recorded: TestIdentity {
     TestIdentity(
       id: RecordedText.capped(id, to: .name), name: RecordedText.capped(name, to: .name),
       suite: suite.map { RecordedText.capped($0, to: .name) },

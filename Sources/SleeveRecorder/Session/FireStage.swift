@@ -16,7 +16,8 @@ final class FireStage {
   let fires: RecordBuffer<FireRecord>
   let outcomes: RecordBuffer<OutcomeRecord>
   /// Where dispatch appends plain handlers' successes (the session's
-  /// ``DispatchObserver/successLog``); ``takeSuccesses(finishedBy:)`` moves them to ``outcomes``.
+  /// ``SessionDispatchObserver/successLog``); ``takeSuccesses(finishedBy:)`` moves them to
+  /// ``outcomes``.
   let successes = SuccessLog()
   /// Errors thrown by staged outcomes; `OutcomeRecord.errorIndex` is 1 + an index here.
   @exclusivity(unchecked) var errors: [any Error] = []
@@ -97,16 +98,17 @@ final class FireStage {
   /// (a fire's record is in its own lane, so `fireBegan` need not).
   @inline(__always)
   func takeSuccesses(finishedBy cutoff: Int64) {
-    guard !successes.isEmpty else { return }
-    successes.drainAll { logged in
-      if cutoff == .max {
-        outcomes.append(count: logged.count) { Self.record(of: logged[$0]) }
-        return
-      }
-      for success in logged
-      where success.startedAtNanoseconds &+ success.durationNanoseconds <= cutoff {
-        outcomes.append(Self.record(of: success))
-      }
+    // One call into SleeveCore (``SuccessLog/takeAll()``); nothing fires while the entries
+    // are copied, so nothing is appended over them.
+    let logged = successes.takeAll()
+    guard !logged.isEmpty else { return }
+    if cutoff == .max {
+      outcomes.append(count: logged.count) { Self.record(of: logged[$0]) }
+      return
+    }
+    for success in logged
+    where success.startedAtNanoseconds &+ success.durationNanoseconds <= cutoff {
+      outcomes.append(Self.record(of: success))
     }
   }
 

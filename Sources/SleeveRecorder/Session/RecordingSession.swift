@@ -5,13 +5,19 @@ import Synchronization
 /// One recorded session: a ``DispatchObserver`` that hands every event of the controls it
 /// observes to the recorder's writer.
 ///
+/// Wire controls with ``attach(_:)``, ``observe(_:)`` or ``observeNewControls()``, and flags
+/// with ``record(_:)``. The observer requirements it implements
+/// (`registered`, `fireBegan`, `handlerFinished`, ...) are public only because its conformance
+/// is (so a `MultiplexObserver` can hold it): they are for the controls it observes to call,
+/// never for an app or a test.
+///
 /// The observer calls only append a small value to the buffer and return: no I/O on the
 /// firing thread (except in `strict` durability, which waits for each fire's commit by
 /// design). Write failures never reach a handler: they go to the recorder's error callback
 /// and to ``status``.
 ///
 /// ```swift
-/// let session = try recorder.startSession(name: "CheckoutTests")
+/// let session = try await recorder.startSession(name: "CheckoutTests")
 /// session.attach(button)          // or create controls inside session.observe { … }
 /// button.tap()
 /// try await session.end()
@@ -21,8 +27,7 @@ public final class RecordingSession: DispatchObserver {
   public var uuid: String { metadata.uuid }
 
   /// The session's UUID in lowercase: the unit a ``RolloutUnit/session`` rollout assigns
-  /// this session's fires by.
-  @MainActor public var rolloutSessionUnit: String? { sessionUnit }
+  /// this session's fires by (``rolloutSessionUnit``).
   private let sessionUnit: String
   /// The session's name.
   public var name: String { metadata.name }
@@ -79,15 +84,17 @@ public final class RecordingSession: DispatchObserver {
     control.observer = self
   }
 
-  /// Records the provider's flag definitions and current states, then every later change.
-  public func attach(_ flags: InMemoryFlagProvider) {
+  /// Records the flags `flags` serves: their definitions and current states now, then every
+  /// later change the provider reports (an in-memory provider reports each `set`).
+  public func record(_ flags: InMemoryFlagProvider) {
     recordInitialStates(of: flags, keys: flags.definitions.map(\.key))
     flags.addObserver(self)
   }
 
-  /// Records the provider's flag definitions and the states it serves now (read from its
-  /// database), so the session shows which side each flag was on.
-  public func attach(_ flags: DatabaseFlagProvider) {
+  /// Records the flags `flags` serves: their definitions and the states read from its
+  /// database, so the session shows which side each flag was on. A database provider reports
+  /// no changes (it rereads its file at `refresh()`), so there are none to follow.
+  public func record(_ flags: DatabaseFlagProvider) {
     recordInitialStates(of: flags, keys: flags.keys)
   }
 
@@ -268,27 +275,13 @@ public final class RecordingSession: DispatchObserver {
   /// buffer at once (in strict mode, committed before this returns).
   public func handlerFinished(_ outcome: HandlerOutcome) {
     guard !hasEnded else { return }
-    record(OutcomeRecord(outcome), error: outcome.error)
-  }
-
-  /// Stages a plain handler's `ok` outcome as its record, with no ``HandlerOutcome`` between:
-  /// the same row ``handlerFinished(_:)`` would write for it.
-  public func handlerSucceeded(
-    fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
-    durationNanoseconds: Int64
-  ) {
-    guard !hasEnded else { return }
-    record(
-      OutcomeRecord(
-        succeeded: fire, registration: registration, startedAt: startedAtNanoseconds,
-        duration: durationNanoseconds),
-      error: nil)
+    stageOutcome(OutcomeRecord(outcome), error: outcome.error)
   }
 
   /// An outcome's record: staged while fires are open; otherwise (an async outcome arriving
   /// after its fire) appended at once, and in strict mode committed before this returns.
   @inline(__always)
-  @MainActor private func record(_ record: OutcomeRecord, error: (any Error)?) {
+  @MainActor fileprivate func stageOutcome(_ record: OutcomeRecord, error: (any Error)?) {
     stage.takeSuccesses(finishedBy: .max)
     guard stage.openFires == 0 else {
       stage.stage(record, error: error)
@@ -303,10 +296,6 @@ public final class RecordingSession: DispatchObserver {
       buffer.waitUntilFinished(sequence, deadline: buffer.deadlineFromNow())
     }
   }
-
-  /// Where dispatch logs this session's plain successes: taken into the stage at the start
-  /// of every observer call, so they keep their place among the other outcomes.
-  @MainActor public var successLog: SuccessLog? { stage.successes }
 
   /// Ends a fire: hands the stage to the buffer in strict mode (and waits until it is
   /// committed, or given up and counted as failed, at most `RecorderOptions.waitTimeout`),
@@ -336,5 +325,29 @@ public final class RecordingSession: DispatchObserver {
   private func append(_ event: RecordEvent) {
     guard !hasEnded else { return }
     buffer.appendStructural(PendingEvent(session: key, event: event))
+  }
+}
+
+extension RecordingSession: SessionDispatchObserver {
+  /// The session's UUID in lowercase: the unit a ``RolloutUnit/session`` rollout assigns
+  /// this session's fires by.
+  @MainActor package var rolloutSessionUnit: String? { sessionUnit }
+
+  /// Where dispatch logs this session's plain successes: taken into the stage at the start
+  /// of every observer call, so they keep their place among the other outcomes.
+  @MainActor package var successLog: SuccessLog? { stage.successes }
+
+  /// Stages a plain handler's `ok` outcome as its record, with no ``HandlerOutcome`` between:
+  /// the same row ``handlerFinished(_:)`` would write for it.
+  @MainActor package func handlerSucceeded(
+    fire: FireID, registration: RegistrationID, startedAtNanoseconds: Int64,
+    durationNanoseconds: Int64
+  ) {
+    guard !hasEnded else { return }
+    stageOutcome(
+      OutcomeRecord(
+        succeeded: fire, registration: registration, startedAt: startedAtNanoseconds,
+        duration: durationNanoseconds),
+      error: nil)
   }
 }

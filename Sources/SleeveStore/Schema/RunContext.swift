@@ -6,8 +6,8 @@
 /// README, "Where a session ran"); queries read it back (`SessionContext.run`); nothing outside
 /// the table is read. `SLEEVE_COMMIT` and `SLEEVE_BRANCH` override the commit and branch (in
 /// CI or not), `RecorderOptions.context` overrides the environment, and the `context:` of
-/// `startSession`/`beginSession` overrides both, field by field: a field an override leaves
-/// `nil` keeps the value below it.
+/// `startSession` overrides both, field by field: a field an override leaves `nil` keeps the
+/// value below it.
 ///
 /// A recorded value is at most `RecordedText.Limit.name` (1,024 UTF-8 bytes, capped as every
 /// recorded name is); an empty or whitespace-only value is no value (NULL); `refs/heads/` is

@@ -59,9 +59,9 @@ enum LintScenario {
     _ body: @MainActor @escaping (CheckoutScreen, RecordingSession) -> Void = { _, _ in }
   ) async throws -> QueryDatabase {
     let path = directory.path("lint-\(UUID().uuidString.prefix(8)).sqlite")
-    let recorder = try Recorder(path: path)
+    let recorder = try await Recorder(path: path)
     for _ in 0..<sessions {
-      let session = try recorder.startSession(name: "checkout")
+      let session = try await recorder.startSession(name: "checkout")
       await MainActor.run {
         let screen = CheckoutScreen(observer: session)
         screen.use()

@@ -15,8 +15,8 @@ struct LintSemanticsTests {
   func cancelledAsyncHandlerIsNotDead() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("async.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "async")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "async")
     let search = Button(name: "search", observer: session)
     // The handler starts, then is removed while it waits (cell reuse, a screen closed).
     let registration = search.on(.touchUpInside) { _ in
@@ -40,8 +40,8 @@ struct LintSemanticsTests {
   func nestedInteractionsAreNoRage() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("nested.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "nested")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "nested")
     let shared = Button(name: "shared", observer: session)
     shared.on(.touchUpInside) { _ in }
     // Each of three buttons, tapped once by the user, taps `shared` from its handler.
@@ -64,8 +64,8 @@ struct LintSemanticsTests {
   func flagOffHandlerIsDeadUnlessAFallbackRan() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("flags.sqlite")
-    let recorder = try Recorder(path: path)
-    let session = try recorder.startSession(name: "flags")
+    let recorder = try await Recorder(path: path)
+    let session = try await recorder.startSession(name: "flags")
     let flags = InMemoryFlagProvider(["new-checkout": .disabled])
     let gated = Button(name: "gated", observer: session, flags: flags)
     let gatedLine = #line + 1
