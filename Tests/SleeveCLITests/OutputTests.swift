@@ -82,14 +82,14 @@ struct ArgumentParserTests {
       Issue.record("expected a run request, got \(inline)")
       return
     }
-    #expect(parsed["by"] == "flag")
-    #expect(parsed["db"] == "a.sqlite")
+    #expect(parsed.text(of: SharedOptions.byOption) == "flag")
+    #expect(parsed.text(of: SharedOptions.db) == "a.sqlite")
     let leading = try ArgumentParser.parse(["--db", "b.sqlite", "latency"], commands: Self.specs)
     guard case .run("latency", let parsedLeading) = leading else {
       Issue.record("expected a run request, got \(leading)")
       return
     }
-    #expect(parsedLeading["db"] == "b.sqlite")
+    #expect(parsedLeading.text(of: SharedOptions.db) == "b.sqlite")
     #expect(
       try ArgumentParser.parse(["check", "--max-p99", "5ms", "-h"], commands: Self.specs)
         == .help(command: "check"))
@@ -104,7 +104,7 @@ struct ArgumentParserTests {
       Issue.record("expected a run request")
       return
     }
-    #expect(parsed["min-samples"] == "7")
+    #expect(parsed.text(of: BaselineSelection.minSamples) == "7")
   }
 
   @Test("random command lines never crash the parser and always end in a request or a usage error")

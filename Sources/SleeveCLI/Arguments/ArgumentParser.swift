@@ -40,7 +40,7 @@ enum ArgumentParser {
               + suggestion(name, among: shared.map(\.name), quoted: { "--" + $0 }))
         }
         leading.set(
-          option.name,
+          option,
           try value(for: option, inline: inline, arguments: arguments, index: &index, command: nil))
       }
       index += 1
@@ -59,12 +59,12 @@ enum ArgumentParser {
       throw unknownSubcommand(name, commands: commands)
     }
     var parsed = ParsedArguments()
-    for (key, values) in leading.repeated.sorted(by: { $0.key < $1.key }) {
-      guard command.option(named: key) != nil else {
+    for (key, values) in leading.givenValues {
+      guard let option = command.option(named: key) else {
         throw UsageError(
           "The option '--\(key)' does not apply to '\(command.name)'", command: command.name)
       }
-      for value in values { parsed.set(key, value) }
+      for value in values { parsed.set(option, value) }
     }
     index += 1
     var optionsEnded = false
@@ -83,10 +83,10 @@ enum ArgumentParser {
         let option = try resolve(argument, in: command)
         if option.name == "help" { return .help(command: command.name) }
         if option.value == nil {
-          parsed.flags.insert(option.name)
+          parsed.insert(flag: option)
         } else {
           parsed.set(
-            option.name,
+            option,
             try value(
               for: option, inline: split(argument).inline, arguments: arguments, index: &index,
               command: command.name))

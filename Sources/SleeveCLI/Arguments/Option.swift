@@ -85,57 +85,11 @@ extension Option {
   }
 }
 
-extension ParsedArguments {
-  /// Whether the option or flag `spec` declares was given (with any value).
-  func isGiven(_ spec: OptionSpec) -> Bool { has(spec.name) || self[spec.name] != nil }
-
-  /// The options of `specs` that were given, in the order of `specs`.
-  func given(among specs: [OptionSpec]) -> [OptionSpec] { specs.filter(isGiven) }
-
-  /// The first by name of the options of `specs` given here that `allowed` does not list (an
-  /// option an action does not take), or `nil`.
-  func firstGiven(of specs: [OptionSpec], except allowed: [OptionSpec]) -> OptionSpec? {
-    let names = Set(allowed.map(\.name))
-    return given(among: specs).filter { !names.contains($0.name) }.min { $0.name < $1.name }
-  }
-
-  /// Whether `flag` was given.
-  func has(_ flag: Flag) -> Bool { has(flag.spec.name) }
-
-  /// The text given for `option` (the last, when repeated), before it is parsed.
-  func text<Value>(of option: Option<Value>) -> String? { self[option.spec.name] }
-
-  /// Whether the option `spec` declares was given, with a value or as a flag (a check over
-  /// a list of declarations, e.g. options that apply only beside another).
-  func gives(_ spec: OptionSpec) -> Bool { self[spec.name] != nil || has(spec.name) }
-
-  /// Every text given for `option`, in order.
-  func texts<Value>(of option: Option<Value>) -> [String] { all(option.spec.name) }
-}
-
 extension CommandContext {
   /// The value of `option` (the last given), parsed; `nil` when it was not given. A value its
   /// parser refuses is a ``UsageError`` naming the option, the value and the reason.
   func value<Value>(_ option: Option<Value>, in arguments: ParsedArguments) throws -> Value? {
     try option.value(in: arguments, command: command.name)
-  }
-
-  /// The value of `option` (the last given), parsed and then read by `transform` (a value
-  /// whose meaning depends on other options, e.g. a selection on top of the shared filter);
-  /// `nil` when it was not given. A refusal of either is a ``UsageError`` naming the option.
-  func value<Value, Result>(
-    _ option: Option<Value>, in arguments: ParsedArguments,
-    _ transform: (Value) throws(ValueError) -> Result
-  ) throws -> Result? {
-    guard let text = arguments.text(of: option),
-      let value = try option.value(in: arguments, command: command.name)
-    else { return nil }
-    do {
-      return try transform(value)
-    } catch {
-      throw UsageError.invalidValue(
-        text, for: option.spec, in: command.name, because: error.reason)
-    }
   }
 
   /// Every value given for `option`, parsed, in order.

@@ -26,21 +26,6 @@ struct CommandContext {
   /// How a table meets the reader (`--color`, `--expanded`, `--wide`, the terminal's width).
   var display = TerminalDisplay.plain
 
-  /// Parses option `name` with `parse`, turning a `ValueError` into a `UsageError` that names
-  /// the option and the value.
-  func value<Value>(
-    _ name: String, in arguments: ParsedArguments,
-    _ parse: (String) throws(ValueError) -> Value
-  ) throws -> Value? {
-    guard let text = arguments[name] else { return nil }
-    do {
-      return try parse(text)
-    } catch {
-      let option = command.option(named: name) ?? OptionSpec(name, help: "")
-      throw UsageError.invalidValue(text, for: option, in: command.name, because: error.reason)
-    }
-  }
-
   /// Opens the database for a query, saying on standard error when it can only be read as an
   /// immutable snapshot (a read-only directory, file or mount). A lock held longer than
   /// `busyTimeout` is SQLite's busy error (exit 75).

@@ -40,10 +40,10 @@ struct CompletionModel {
     subcommands = specs.filter(\.listedInHelp).map { spec in
       Subcommand(
         name: spec.name, abstract: spec.abstract,
-        options: spec.options.map { Self.option($0, command: spec.name) },
+        options: spec.options.map { Self.option($0) },
         arguments: spec.argumentCompletion)
     }
-    global = ArgumentParser.globalOptions.map { Self.option($0, command: nil) }
+    global = ArgumentParser.globalOptions.map { Self.option($0) }
   }
 
   /// Every option name that takes a value, in any subcommand (the scripts skip its value when
@@ -78,12 +78,8 @@ struct CompletionModel {
   }
 
   /// The option as the scripts complete it: its declared completion (``OptionSpec/completion``).
-  private static func option(_ spec: OptionSpec, command: String?) -> Option {
-    Option(
-      name: spec.name, help: spec.help,
-      values: spec.value.map { _ in
-        spec.completion
-      })
+  private static func option(_ spec: OptionSpec) -> Option {
+    Option(name: spec.name, help: spec.help, values: spec.value.map { _ in spec.completion })
   }
 }
 
