@@ -35,7 +35,7 @@ struct BaselineGateArguments {
     throws -> BaselineGateArguments?
   {
     guard arguments.text(of: BaselineSelection.baselineOption) != nil else {
-      for option in options where arguments.gives(option) {
+      for option in options where arguments.isGiven(option) {
         throw UsageError(
           "--\(option.name) applies to --baseline; give --baseline too",
           command: context.command.name)
