@@ -74,14 +74,14 @@ struct EndToEndTests {
   }
 
   @Test("the sleeve binary runs and exits with the documented codes")
-  func binaryExitCodes() throws {
+  func binaryExitCodes() async throws {
     let binary = ChildProcess.sleeveBinary
     try #require(FileManager.default.isExecutableFile(atPath: binary))
-    func run(_ arguments: [String]) throws -> Int32 {
-      try ChildProcess.run(binary, arguments, standardOutput: FileHandle.nullDevice).status
+    func run(_ arguments: [String]) async throws -> Int32 {
+      try await ChildProcess.run(binary, arguments, standardOutput: FileHandle.nullDevice).status
     }
-    #expect(try run(["--version"]) == 0)
-    #expect(try run(["latency", "--percentiles", "101"]) == 64)
-    #expect(try run(["errors", "--db", "/nonexistent/x.sqlite"]) == 66)
+    #expect(try await run(["--version"]) == 0)
+    #expect(try await run(["latency", "--percentiles", "101"]) == 64)
+    #expect(try await run(["errors", "--db", "/nonexistent/x.sqlite"]) == 66)
   }
 }
