@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Pre-release smoke check: a release build of `sleeve`, `demo` into a temporary database, every
 # command once with its exit code checked, and `check` run as a gate.
+#
+# The release build is the one .ci/run also runs the optimized core and bridge tests in (release,
+# -enable-testing, scratch path .build/optimized), so CI compiles the package in release once:
+# whichever of the two runs second finds the modules built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build -c release --product sleeve >&2
-sleeve=.build/release/sleeve
+swift build -c release -Xswiftc -enable-testing --scratch-path .build/optimized --product sleeve >&2
+sleeve=.build/optimized/release/sleeve
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 db="$scratch/smoke.sqlite"
