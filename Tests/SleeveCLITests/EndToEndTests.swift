@@ -9,7 +9,9 @@ struct EndToEndTests {
   func demoThenEveryCommand() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("demo.sqlite")
-    let demo = await CLIRunner.run(["demo", "--db", path, "--fires", "3000"])
+    // In a child process: the demo records on the main actor, which the test process's
+    // @MainActor suites share (CLIRunner.runChild).
+    let demo = try await CLIRunner.runChild(["demo", "--db", path, "--fires", "3000"])
     #expect(demo.exit == 0)
     #expect(demo.out.contains("Try next:"))
     #expect(demo.out.contains("sleeve check --db \(path)"))

@@ -5,9 +5,9 @@ import SleeveTestSupport
 /// section): nine runs of the checkout demo are seconds of work, and one recording is enough
 /// for all of them. Readers that write copy the file first (``DemoHistoryTests/record()``).
 ///
-/// It is recorded exactly as README's "Gate a pull request against main" runs it: the
-/// arguments ``arguments`` and the database named by `SLEEVE_DB`, so that section's test can
-/// take this recording as its first command's run.
+/// It is recorded exactly as README's "Gate a pull request against main" runs it: the built
+/// `sleeve` with the arguments ``arguments`` and the database named by `SLEEVE_DB`, so that
+/// section's test can take this recording as its first command's run.
 actor RecordedHistory {
   static let shared = RecordedHistory()
   /// README's command: `sleeve demo --history`, at the default number of fires.
@@ -20,7 +20,13 @@ actor RecordedHistory {
     if recording == nil {
       let path = directory.path("history.sqlite")
       recording = Task {
-        (path, await CLIRunner.run(Self.arguments, environment: ["SLEEVE_DB": path]))
+        // In a child process: the demo's recording runs on the main actor, which in the test
+        // process is one thread shared by every @MainActor suite (sixty of them); the child's
+        // own main thread records beside them. A `sleeve` that cannot start is a failed run.
+        let result =
+          (try? await CLIRunner.runChild(Self.arguments, environment: ["SLEEVE_DB": path]))
+          ?? CLIRunner.Result(exit: -1, out: "", error: "the sleeve binary did not start")
+        return (path, result)
       }
     }
     return await recording!.value
