@@ -152,10 +152,15 @@ struct OutputFileTests {
     process.arguments = ["export", "--db", fixture.path, "--format", "csv", "--out", out]
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let writing = try await Self.waitUntilWriting(
-      process.processIdentifier, into: directory.path(""))
+    // Watched every millisecond, and killed the moment it writes, on a thread of its own: a
+    // poll that waited for a busy cooperative pool to resume it could miss the whole export.
+    let (child, watched) = (process.processIdentifier, directory.path(""))
+    let writing = try await OffThePool.run {
+      let writing = try Self.waitUntilWriting(child, into: watched)
+      if writing { kill(child, signal) }
+      return writing
+    }
     try #require(writing, "the export finished before it could be interrupted")
-    kill(process.processIdentifier, signal)
     await process.exited()
     #expect(process.terminationReason == .uncaughtSignal)
     #expect(process.terminationStatus == signal)
@@ -209,9 +214,9 @@ struct OutputFileTests {
   }
 
   /// Waits until `process` has a file open in `directory` with bytes in it (its unnamed
-  /// temporary file, or a named partial one), looking every millisecond without holding a
-  /// thread.
-  static func waitUntilWriting(_ process: Int32, into directory: String) async throws -> Bool {
+  /// temporary file, or a named partial one), looking every millisecond. Blocks its thread:
+  /// call it through `OffThePool`.
+  static func waitUntilWriting(_ process: Int32, into directory: String) throws -> Bool {
     let started = ContinuousClock.now
     let descriptors = "/proc/\(process)/fd"
     while ContinuousClock.now - started < .seconds(60) {
@@ -224,7 +229,7 @@ struct OutputFileTests {
         if stat(path, &status) == 0, status.st_size > 0 { return true }
       }
       guard kill(process, 0) == 0 else { return false }
-      try await Task.sleep(for: .milliseconds(1))
+      usleep(1_000)
     }
     return false
   }
