@@ -13,7 +13,7 @@ import Testing
 @Suite("Attack regressions")
 struct AttackRegressionTests {
   @Test("a reader that goes away (a closed pipe) ends a command with 74, never a signal")
-  func closedPipeIsExit74() throws {
+  func closedPipeIsExit74() async throws {
     let fixture = try OutputFileTests.bigFixture()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ChildProcess.sleeveBinary)
@@ -23,7 +23,7 @@ struct AttackRegressionTests {
     process.standardError = FileHandle.nullDevice
     try process.run()
     try pipe.fileHandleForReading.close()  // the reader is gone before the first write
-    process.waitForExit()
+    await process.exited()
     #expect(process.terminationReason == .exit, "ended by signal \(process.terminationStatus)")
     #expect(process.terminationStatus == 74)
   }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Completion on a locked database")
 struct CompletionLockTests {
   @Test("__complete on a database locked by another process ends quietly within its 2 s")
-  func lockedDatabaseEndsWithinTheBound() throws {
+  func lockedDatabaseEndsWithinTheBound() async throws {
     let source = try FixtureDatabase.standard()
     let directory = TemporaryDirectory()
     let locked = directory.path("locked.sqlite")
@@ -18,10 +18,15 @@ struct CompletionLockTests {
     try holder.execute("BEGIN EXCLUSIVE")
     defer { try? holder.execute("ROLLBACK") }
     for kind in ["sessions", "flags"] {
-      let start = ContinuousClock.now
-      let (result, timedOut) = try ChildProcess.run(
-        ChildProcess.sleeveBinary, ["__complete", kind, "--db", locked], timeout: .seconds(20))
-      let elapsed = ContinuousClock.now - start
+      // Timed on the thread that waits for the child (off the cooperative pool), so a busy
+      // pool resuming this test late adds nothing to the measurement.
+      let binary = ChildProcess.sleeveBinary
+      let (result, timedOut, elapsed) = try await OffThePool.run {
+        let start = ContinuousClock.now
+        let (result, timedOut) = try ChildProcess.run(
+          binary, ["__complete", kind, "--db", locked], timeout: .seconds(20))
+        return (result, timedOut, ContinuousClock.now - start)
+      }
       #expect(!timedOut)
       #expect(result.status == 0)
       #expect(result.output.isEmpty, "\(result.output)")

@@ -28,7 +28,7 @@ struct CompletionTests {
     let directory = TemporaryDirectory()
     let file = directory.path("sleeve.\(shell)")
     try result.out.write(toFile: file, atomically: true, encoding: .utf8)
-    let checked = try ChildProcess.run(try #require(Shell.path(shell)), ["-n", file])
+    let checked = try await ChildProcess.run(try #require(Shell.path(shell)), ["-n", file])
     #expect(checked.status == 0, "\(checked.output)")
     #expect(checked.output.isEmpty, "\(checked.output)")
   }
@@ -84,7 +84,7 @@ struct CompletionTests {
   @Test(
     "the helper prints nothing and exits 0 for a FIFO, a directory, a missing or foreign file, or an unknown kind"
   )
-  func helperNeverFailsLoudly() throws {
+  func helperNeverFailsLoudly() async throws {
     let directory = TemporaryDirectory()
     let fifo = directory.path("fifo.sqlite")
     #expect(mkfifo(fifo, 0o600) == 0)
@@ -97,7 +97,7 @@ struct CompletionTests {
       ["sessions", "--db", directory.path("missing.sqlite")], ["bogus", "--db", fixture.path],
     ]
     for arguments in cases {
-      let (result, timedOut) = try ChildProcess.run(
+      let (result, timedOut) = try await ChildProcess.run(
         ChildProcess.sleeveBinary, ["__complete"] + arguments, timeout: WaitBounds.hang)
       #expect(!timedOut, "\(arguments)")
       #expect(result.status == 0, "\(arguments): \(result.output)")
@@ -134,21 +134,27 @@ struct ShellCompletionTests {
     let socket = "sleeve-test-\(UUID().uuidString)"
     let tmux: String
 
-    /// Starts `shell` (a command line) with `sleeve` first on PATH, then runs `setup` in it.
-    init(tmux: String, shell: String, setup: String) throws {
+    private init(tmux: String) {
       self.tmux = tmux
+    }
+
+    /// Starts `shell` (a command line) with `sleeve` first on PATH, then runs `setup` in it.
+    static func start(tmux: String, shell: String, setup: String) async throws -> Session {
+      let session = Session(tmux: tmux)
       let directory = URL(fileURLWithPath: ChildProcess.sleeveBinary).deletingLastPathComponent()
       let line =
         "env -i PATH=\(directory.path):/usr/bin:/bin HOME=/tmp TERM=xterm PS1='$ ' \(shell)"
-      _ = try command(["new-session", "-d", "-x", "200", "-y", "50", line], quiet: true)
-      _ = try screen { Self.lines($0) >= 1 }
-      try type(setup, enter: true)
-      _ = try screen { Self.lines($0) >= 2 }
+      _ = try await session.command(
+        ["new-session", "-d", "-x", "200", "-y", "50", line], quiet: true)
+      _ = try await session.screen { lines($0) >= 1 }
+      try await session.type(setup, enter: true)
+      _ = try await session.screen { lines($0) >= 2 }
+      return session
     }
 
     /// An interactive bash with the bash completion loaded.
-    static func bash(tmux: String, bash: String) throws -> Session {
-      try Session(
+    static func bash(tmux: String, bash: String) async throws -> Session {
+      try await start(
         tmux: tmux, shell: "\(bash) --norc --noprofile",
         setup: "source <(sleeve completions bash)")
     }
@@ -160,18 +166,20 @@ struct ShellCompletionTests {
 
     /// Ends the tmux server and the shell in it. Both inherit this process's blocked signals
     /// (SIGHUP, SIGTERM), so `kill-server` alone leaves them running: SIGKILL, which cannot
-    /// be blocked, ends them.
+    /// be blocked, ends them. Called from `defer`, so it waits for its two short tmux commands
+    /// on the calling thread.
     func close() {
-      let pids = (try? command(["display-message", "-p", "#{pid} #{pane_pid}"]))?.output ?? ""
-      _ = try? command(["kill-server"])
+      let pids =
+        (try? commandBlocking(["display-message", "-p", "#{pid} #{pane_pid}"]))?.output ?? ""
+      _ = try? commandBlocking(["kill-server"])
       for pid in pids.split(whereSeparator: \.isWhitespace).compactMap({ Int32($0) }) where pid > 1
       {
         kill(pid, SIGKILL)
       }
     }
 
-    /// Runs `tmux -L socket arguments` through `sh`, killed after `WaitBounds.hang`.
-    func command(_ arguments: [String], quiet: Bool = false) throws -> ChildProcess.Result {
+    /// `bash -c` running `tmux -L socket arguments`.
+    private func shellArguments(_ arguments: [String], quiet: Bool) -> [String] {
       let words = [tmux, "-L", socket] + arguments
       let line = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         .joined(separator: " ")
@@ -179,27 +187,38 @@ struct ShellCompletionTests {
       // (Foundation's Process sees its child end only once every copy of one is closed).
       let closeInherited =
         "for fd in /proc/$$/fd/*; do n=${fd##*/}; ((n > 2)) && eval \"exec $n>&-\"; done 2>/dev/null; "
-      return try ChildProcess.run(
-        "/bin/bash",
-        ["-c", closeInherited + "exec " + line + (quiet ? " </dev/null >/dev/null 2>&1" : "")],
-        timeout: WaitBounds.hang
+      return ["-c", closeInherited + "exec " + line + (quiet ? " </dev/null >/dev/null 2>&1" : "")]
+    }
+
+    /// Runs `tmux -L socket arguments` through `sh`, killed after `WaitBounds.hang`, awaited
+    /// off the cooperative pool.
+    func command(_ arguments: [String], quiet: Bool = false) async throws -> ChildProcess.Result {
+      try await ChildProcess.run(
+        "/bin/bash", shellArguments(arguments, quiet: quiet), timeout: WaitBounds.hang
       ).result
     }
 
-    func type(_ keys: String, enter: Bool = false, tab: Bool = false) throws {
-      _ = try command(["send-keys", "-l", keys])
-      if tab { _ = try command(["send-keys", "Tab"]) }
-      if enter { _ = try command(["send-keys", "Enter"]) }
+    /// `command`, waited for on the calling thread (for `close()`, which `defer` calls).
+    private func commandBlocking(_ arguments: [String]) throws -> ChildProcess.Result {
+      try ChildProcess.run(
+        "/bin/bash", shellArguments(arguments, quiet: false), timeout: WaitBounds.hang
+      ).result
+    }
+
+    func type(_ keys: String, enter: Bool = false, tab: Bool = false) async throws {
+      _ = try await command(["send-keys", "-l", keys])
+      if tab { _ = try await command(["send-keys", "Tab"]) }
+      if enter { _ = try await command(["send-keys", "Enter"]) }
     }
 
     /// The screen's lines, once `condition` holds or after `WaitBounds.hang`.
-    func screen(until condition: (String) -> Bool) throws -> String {
+    func screen(until condition: (String) -> Bool) async throws -> String {
       let deadline = ContinuousClock.now + WaitBounds.hang
       var text = ""
       while ContinuousClock.now < deadline {
-        text = try command(["capture-pane", "-p", "-J"]).output
+        text = try await command(["capture-pane", "-p", "-J"]).output
         if condition(text) { break }
-        usleep(100_000)
+        try await Task.sleep(for: .milliseconds(100))
       }
       return text
     }
@@ -213,21 +232,21 @@ struct ShellCompletionTests {
   @Test(
     "Tab after --flag completes a flag key read from the database named by --db",
     .enabled(if: Proofs.run(when: tools != nil), "needs Debian's tmux package"))
-  func flagKeyCompletes() throws {
+  func flagKeyCompletes() async throws {
     let tools = try #require(Self.tools)
     let fixture = try FixtureDatabase.standard()
     try fixture.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    let session = try Session.bash(tmux: tools.tmux, bash: tools.bash)
+    let session = try await Session.bash(tmux: tools.tmux, bash: tools.bash)
     defer { session.close() }
-    try session.type("sleeve errors --db \(fixture.path) --flag new-", tab: true)
-    let screen = try session.screen { $0.contains("--flag new-pay") }
+    try await session.type("sleeve errors --db \(fixture.path) --flag new-", tab: true)
+    let screen = try await session.screen { $0.contains("--flag new-pay") }
     #expect(screen.contains("--flag new-pay"), "\(screen)")
   }
 
   @Test(
     "a recorded flag key holding $(…) is inserted quoted and never run",
     .enabled(if: Proofs.run(when: tools != nil), "needs Debian's tmux package"))
-  func hostileKeyIsNotRun() throws {
+  func hostileKeyIsNotRun() async throws {
     let tools = try #require(Self.tools)
     let directory = TemporaryDirectory()
     let marker = directory.path("PWNED")
@@ -237,10 +256,10 @@ struct ShellCompletionTests {
       session: 1, key: "x$(touch \(marker))", owner: "o", maxErrorRate: nil, maxP99: nil,
       minSamples: 1, states: [])
     try fixture.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    let session = try Session.bash(tmux: tools.tmux, bash: tools.bash)
+    let session = try await Session.bash(tmux: tools.tmux, bash: tools.bash)
     defer { session.close() }
-    try session.type("sleeve errors --db \(fixture.path) --flag x", tab: true)
-    let screen = try session.screen { $0.contains("--flag x\\$\\(touch") }
+    try await session.type("sleeve errors --db \(fixture.path) --flag x", tab: true)
+    let screen = try await session.screen { $0.contains("--flag x\\$\\(touch") }
     #expect(screen.contains("--flag x\\$\\(touch\\ \(marker)\\)"), "\(screen)")
     #expect(!FileManager.default.fileExists(atPath: marker))
   }
@@ -250,15 +269,15 @@ struct ShellCompletionTests {
     .enabled(
       if: Proofs.run(when: Shell.path("tmux") != nil && Shell.path("zsh") != nil),
       "needs Debian's tmux and zsh packages"))
-  func zshCompletesFlagKeys() throws {
+  func zshCompletesFlagKeys() async throws {
     let fixture = try FixtureDatabase.standard()
     try fixture.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    let session = try Session(
+    let session = try await Session.start(
       tmux: try #require(Shell.path("tmux")), shell: try #require(Shell.path("zsh")) + " -f",
       setup: "autoload -Uz compinit && compinit -u && source <(sleeve completions zsh)")
     defer { session.close() }
-    try session.type("sleeve flags --db \(fixture.path) --flag new-", tab: true)
-    let screen = try session.screen { $0.contains("--flag new-pay") }
+    try await session.type("sleeve flags --db \(fixture.path) --flag new-", tab: true)
+    let screen = try await session.screen { $0.contains("--flag new-pay") }
     #expect(screen.contains("--flag new-pay"), "\(screen)")
   }
 
@@ -277,7 +296,7 @@ struct ShellCompletionTests {
       "complete -C 'sleeve errors --db \(fixture.path) --flag new-'",
       "complete -C 'sleeve latency --by va'", "complete -C 'sleeve che'",
     ]
-    let (result, timedOut) = try ChildProcess.run(
+    let (result, timedOut) = try await ChildProcess.run(
       try #require(Shell.path("fish")), ["--no-config", "-c", commands.joined(separator: "; ")],
       timeout: WaitBounds.hang)
     #expect(!timedOut)

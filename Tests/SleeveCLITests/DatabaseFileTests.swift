@@ -37,13 +37,13 @@ struct DatabaseFileTests {
   @Test(
     "a FIFO, a device or a directory as the database is refused (65) at once, by every command",
     arguments: commandNames)
-  func notRegularFiles(command: String) throws {
+  func notRegularFiles(command: String) async throws {
     let directory = TemporaryDirectory()
     let good = try FixtureDatabase.standard()
     let fifo = directory.path("f.sqlite")
     try #require(mkfifo(fifo, 0o600) == 0)
     for path in [fifo, "/dev/zero", directory.path("")] {
-      let (result, timedOut) = try ChildProcess.run(
+      let (result, timedOut) = try await ChildProcess.run(
         ChildProcess.sleeveBinary, Self.arguments(command, path, good.path),
         timeout: WaitBounds.hang)
       #expect(!timedOut, "\(command) on \(path) hung")
@@ -149,14 +149,14 @@ struct DatabaseFileTests {
   /// Runs `command` (a copy of the binary, maybe through setpriv), again when the exec failed
   /// with "Text file busy": another test thread's fork can hold the fresh copy's write handle
   /// for a moment (the classic fork/exec race), which says nothing about Sleeve.
-  static func runCopiedBinary(_ command: [String], timeout: Duration = WaitBounds.hang) throws
-    -> ChildProcess.Result
+  static func runCopiedBinary(_ command: [String], timeout: Duration = WaitBounds.hang)
+    async throws -> ChildProcess.Result
   {
     var attempt = 0
     while true {
       attempt += 1
       do {
-        let (result, timedOut) = try ChildProcess.run(
+        let (result, timedOut) = try await ChildProcess.run(
           command[0], Array(command.dropFirst()), timeout: timeout)
         #expect(!timedOut)
         guard result.output.contains("Text file busy"), attempt < 20 else { return result }
@@ -166,13 +166,13 @@ struct DatabaseFileTests {
       {
         // The spawn itself met the race: try again.
       }
-      usleep(50_000)
+      try await Task.sleep(for: .milliseconds(50))
     }
   }
 
   @Test(
     "a read-only CI artifact (file 0444 in a directory 0555, another user) is read, and says so")
-  func readOnlyArtifact() throws {
+  func readOnlyArtifact() async throws {
     let fixture = try FixtureDatabase.standard()
     let directory = TemporaryDirectory()
     let artifacts = directory.path("artifacts")
@@ -195,7 +195,7 @@ struct DatabaseFileTests {
       ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", binary]
       : [binary]
     for query in [["sessions"], ["errors", "--session", "all"], ["flags"]] {
-      let result = try Self.runCopiedBinary(command + query + ["--db", database])
+      let result = try await Self.runCopiedBinary(command + query + ["--db", database])
       #expect(result.status == 0, "\(query): \(result.output)")
       #expect(result.output.contains("reading it as an immutable snapshot"), "\(result.output)")
     }
@@ -203,7 +203,7 @@ struct DatabaseFileTests {
   }
 
   @Test("permission denied is named as such (66), never 'not found'")
-  func permissionDenied() throws {
+  func permissionDenied() async throws {
     let fixture = try FixtureDatabase.standard()
     let directory = TemporaryDirectory()
     let locked = directory.path("locked")
@@ -219,7 +219,7 @@ struct DatabaseFileTests {
       geteuid() == 0
       ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", binary]
       : [binary]
-    let result = try Self.runCopiedBinary(
+    let result = try await Self.runCopiedBinary(
       command + ["sessions", "--db", locked + "/sleeve.sqlite"])
     #expect(result.status == 66)
     #expect(result.output.contains("permission denied"), "\(result.output)")
@@ -281,9 +281,9 @@ struct DatabaseFileTests {
       ["export", "--format", "csv", "--session", "all", "--db", "DB"],
       ["report", "--format", "html", "--db", "DB"], ["completions", "bash"],
     ])
-  func fullStandardOutput(arguments: [String]) throws {
+  func fullStandardOutput(arguments: [String]) async throws {
     let fixture = try FixtureDatabase.standard()
-    let result = try ChildProcess.run(
+    let result = try await ChildProcess.run(
       ChildProcess.sleeveBinary, arguments.map { $0 == "DB" ? fixture.path : $0 },
       standardOutput: FileHandle(forWritingAtPath: "/dev/full"))
     #expect(result.status == 74, "\(arguments): \(result.output)")

@@ -7,8 +7,9 @@ import Testing
 /// the across-run commands find.
 @Suite("demo --history", .serialized)
 struct DemoHistoryTests {
-  /// The history, recorded once for the suite (1,000 interactions a run), then copied into a
-  /// fresh directory for each test, so a test that writes (quarantine) changes only its own.
+  /// The history, recorded once for the test process (``RecordedHistory``: README's
+  /// `sleeve demo --history`), then copied into a fresh directory for each test, so a test
+  /// that writes (quarantine) changes only its own.
   static func record() async -> (directory: TemporaryDirectory, path: String, out: String) {
     let (source, out) = await RecordedHistory.shared.recorded()
     let directory = TemporaryDirectory()
@@ -162,21 +163,21 @@ struct DemoHistoryTests {
         [command, "--db", recorded.path, "--baseline", "branch=main", "--format", "junit"] + extra)
       let file = recorded.directory.path("\(command).xml")
       try result.out.write(toFile: file, atomically: true, encoding: .utf8)
-      let validated = try XMLLint.validate(file)
+      let validated = try await XMLLint.validate(file)
       #expect(validated.status == 0, "\(command): \(validated.output)")
-      let failures = try XMLLint.xpath("string(/testsuites/@failures)", in: file)
+      let failures = try await XMLLint.xpath("string(/testsuites/@failures)", in: file)
       #expect((Int(failures) ?? 0) >= 2, "\(command): the regression and the new failure type")
     }
     let flaky = await CLIRunner.run(["flaky", "--db", recorded.path, "--format", "junit"])
     let flakyFile = recorded.directory.path("flaky.xml")
     try flaky.out.write(toFile: flakyFile, atomically: true, encoding: .utf8)
-    #expect(try XMLLint.validate(flakyFile).status == 0)
+    #expect(try await XMLLint.validate(flakyFile).status == 0)
     #expect(
-      try XMLLint.xpath("string(//testcase/skipped/@message)", in: flakyFile).hasPrefix(
+      try await XMLLint.xpath("string(//testcase/skipped/@message)", in: flakyFile).hasPrefix(
         "flaky, runs disagreed on 2 of 4 commits (50.00%), invocations failed "))
     let diffXML = recorded.directory.path("diff.xml")
     // The 8 handlers of main, and the 7 only the branch's visit ran (verdict new).
-    #expect(try XMLLint.xpath("count(//testcase)", in: diffXML) == "15")
+    #expect(try await XMLLint.xpath("count(//testcase)", in: diffXML) == "15")
   }
 
   @Test(
@@ -246,24 +247,5 @@ struct DemoHistoryTests {
         == "advisory not counted: quarantined (judged flaky by sleeve flaky, --quarantine flaky)")
     let none = try await verdicts(["--quarantine", "none"])
     #expect(none["checkout.pay/charge-card"]?.hasPrefix("breach") == true)
-  }
-}
-
-/// `sleeve demo --history`, run once per test process.
-actor RecordedHistory {
-  static let shared = RecordedHistory()
-  private let directory = TemporaryDirectory()
-  private var recording: Task<(String, String), Never>?
-
-  /// The database's path and what the demo printed.
-  func recorded() async -> (path: String, out: String) {
-    if recording == nil {
-      let path = directory.path("history.sqlite")
-      recording = Task {
-        let result = await CLIRunner.run(["demo", "--history", "--fires", "1000", "--db", path])
-        return (path, result.out)
-      }
-    }
-    return await recording!.value
   }
 }

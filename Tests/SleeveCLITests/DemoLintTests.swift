@@ -65,7 +65,8 @@ struct DemoLintTests {
   func demoHasOneOfEach() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("demo.sqlite")
-    let demo = await CLIRunner.run(["demo", "--db", path, "--fires", "200"])
+    // In a child process, whose main actor no other test shares (CLIRunner.runChild).
+    let demo = try await CLIRunner.runChild(["demo", "--db", path, "--fires", "200"])
     try #require(demo.exit == 0, "\(demo.error)")
     #expect(demo.out.contains("  sleeve lint --db \(path)\n"))
     let report = try QueryDatabase(path: path).lint(filter: QueryFilter())

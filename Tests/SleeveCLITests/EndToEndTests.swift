@@ -9,7 +9,9 @@ struct EndToEndTests {
   func demoThenEveryCommand() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("demo.sqlite")
-    let demo = await CLIRunner.run(["demo", "--db", path, "--fires", "3000"])
+    // In a child process: the demo records on the main actor, which the test process's
+    // @MainActor suites share (CLIRunner.runChild).
+    let demo = try await CLIRunner.runChild(["demo", "--db", path, "--fires", "3000"])
     #expect(demo.exit == 0)
     #expect(demo.out.contains("Try next:"))
     #expect(demo.out.contains("sleeve check --db \(path)"))
@@ -74,14 +76,14 @@ struct EndToEndTests {
   }
 
   @Test("the sleeve binary runs and exits with the documented codes")
-  func binaryExitCodes() throws {
+  func binaryExitCodes() async throws {
     let binary = ChildProcess.sleeveBinary
     try #require(FileManager.default.isExecutableFile(atPath: binary))
-    func run(_ arguments: [String]) throws -> Int32 {
-      try ChildProcess.run(binary, arguments, standardOutput: FileHandle.nullDevice).status
+    func run(_ arguments: [String]) async throws -> Int32 {
+      try await ChildProcess.run(binary, arguments, standardOutput: FileHandle.nullDevice).status
     }
-    #expect(try run(["--version"]) == 0)
-    #expect(try run(["latency", "--percentiles", "101"]) == 64)
-    #expect(try run(["errors", "--db", "/nonexistent/x.sqlite"]) == 66)
+    #expect(try await run(["--version"]) == 0)
+    #expect(try await run(["latency", "--percentiles", "101"]) == 64)
+    #expect(try await run(["errors", "--db", "/nonexistent/x.sqlite"]) == 66)
   }
 }

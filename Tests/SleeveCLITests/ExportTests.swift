@@ -144,11 +144,11 @@ struct ExportTests {
   }
 
   @Test("a failed write to standard output is exit 74 with a message, not a silent cut")
-  func standardOutputFailure() throws {
+  func standardOutputFailure() async throws {
     let fullDevice = "/dev/full"
     try #require(FileManager.default.isWritableFile(atPath: fullDevice))
     let fixture = try FixtureDatabase.standard()
-    let result = try ChildProcess.run(
+    let result = try await ChildProcess.run(
       ChildProcess.sleeveBinary,
       ["export", "--db", fixture.path, "--session", "all", "--format", "csv"],
       standardOutput: FileHandle(forWritingAtPath: fullDevice))

@@ -13,9 +13,10 @@ enum XMLLint {
   static let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Schemas/junit.xsd").path
 
-  /// `xmllint --noout --schema junit.xsd file`: its status and what it said.
-  static func validate(_ file: String) throws -> ChildProcess.Result {
-    try ChildProcess.run(
+  /// `xmllint --noout --schema junit.xsd file`: its status and what it said (awaited off the
+  /// cooperative pool).
+  static func validate(_ file: String) async throws -> ChildProcess.Result {
+    try await ChildProcess.run(
       try #require(path), ["--noout", "--nonet", "--schema", schema, file],
       timeout: .seconds(120)
     ).result
@@ -23,8 +24,8 @@ enum XMLLint {
 
   /// The string value of an XPath expression over `file` (xmllint ends it with a line feed,
   /// which is taken off).
-  static func xpath(_ expression: String, in file: String) throws -> String {
-    let result = try ChildProcess.run(try #require(path), ["--xpath", expression, file])
+  static func xpath(_ expression: String, in file: String) async throws -> String {
+    let result = try await ChildProcess.run(try #require(path), ["--xpath", expression, file])
     #expect(result.status == 0, "\(expression): \(result.output.prefix(500))")
     return result.output.hasSuffix("\n") ? String(result.output.dropLast()) : result.output
   }
@@ -35,7 +36,7 @@ struct JUnitXMLTests {
   @Test(
     "rendered JUnit validates against the JUnit schema with xmllint, hostile strings included",
     .enabled(if: Proofs.run(when: XMLLint.isInstalled), "needs Debian's libxml2-utils (xmllint)"))
-  func validatesWithHostileStrings() throws {
+  func validatesWithHostileStrings() async throws {
     let directory = TemporaryDirectory()
     let megabyteName = String(repeating: "n<\u{01}é&\"👩‍👩‍👧", count: 48_000)
     #expect(megabyteName.utf8.count > 1_000_000)
@@ -48,20 +49,21 @@ struct JUnitXMLTests {
       let file = directory.path("report-\(number).xml")
       try JUnitXML.render(report, timestamp: CIReportFixtures.timestamp)
         .write(toFile: file, atomically: false, encoding: .utf8)
-      let result = try XMLLint.validate(file)
+      let result = try await XMLLint.validate(file)
       #expect(result.status == 0, "report \(number): \(result.output.prefix(2_000))")
       #expect(result.output.contains("validates"), "report \(number)")
       // The totals are the test cases' own.
-      let tests = try XMLLint.xpath("string(/testsuites/@tests)", in: file)
-      let cases = try XMLLint.xpath("count(//testcase)", in: file)
+      let tests = try await XMLLint.xpath("string(/testsuites/@tests)", in: file)
+      let cases = try await XMLLint.xpath("count(//testcase)", in: file)
       #expect(tests == cases, "report \(number)")
-      let failures = try XMLLint.xpath("string(/testsuites/@failures)", in: file)
-      #expect(failures == (try XMLLint.xpath("count(//testcase/failure)", in: file)))
-      let skipped = try XMLLint.xpath("string(/testsuites/@skipped)", in: file)
-      #expect(skipped == (try XMLLint.xpath("count(//testcase/skipped)", in: file)))
+      let failures = try await XMLLint.xpath("string(/testsuites/@failures)", in: file)
+      #expect(failures == (try await XMLLint.xpath("count(//testcase/failure)", in: file)))
+      let skipped = try await XMLLint.xpath("string(/testsuites/@skipped)", in: file)
+      #expect(skipped == (try await XMLLint.xpath("count(//testcase/skipped)", in: file)))
     }
     // The megabyte name is there, cut to the 1,024 bytes of a recorded name with the marker.
-    let name = try XMLLint.xpath("string(//testcase[1]/@name)", in: directory.path("report-11.xml"))
+    let name = try await XMLLint.xpath(
+      "string(//testcase[1]/@name)", in: directory.path("report-11.xml"))
     #expect(name.hasPrefix("failed n<\\x01é&\"👩‍👩‍👧n<"))
     #expect(name.hasSuffix("… [truncated]"))
     #expect(name.utf8.count > 1_024 && name.utf8.count < 2_048)
@@ -71,7 +73,7 @@ struct JUnitXMLTests {
     "a JUnit reader gets every name, message and evidence back as its visible form",
     .enabled(if: Proofs.run(when: XMLLint.isInstalled), "needs Debian's libxml2-utils (xmllint)"),
     arguments: CIReportFixtures.hostileStrings)
-  func readsBack(text: String) throws {
+  func readsBack(text: String) async throws {
     let directory = TemporaryDirectory()
     let file = directory.path("report.xml")
     try JUnitXML.render(CIReportFixtures.report(holding: text))
@@ -79,25 +81,25 @@ struct JUnitXMLTests {
     // What a reader sees: on one line in attributes, every control in its visible notation.
     let visible = Self.visible(text, keepingLineBreaks: false)
     #expect(
-      try XMLLint.xpath("string(//testcase[1]/@name)", in: file) == "failed " + visible)
+      try await XMLLint.xpath("string(//testcase[1]/@name)", in: file) == "failed " + visible)
     #expect(
-      try XMLLint.xpath("string(//testcase[1]/@classname)", in: file) == "class " + visible)
+      try await XMLLint.xpath("string(//testcase[1]/@classname)", in: file) == "class " + visible)
     #expect(
-      try XMLLint.xpath("string(//testcase[1]/failure/@message)", in: file)
+      try await XMLLint.xpath("string(//testcase[1]/failure/@message)", in: file)
         == "message " + visible)
     #expect(
-      try XMLLint.xpath("string(//testcase[1]/@file)", in: file)
+      try await XMLLint.xpath("string(//testcase[1]/@file)", in: file)
         == "Sources/" + visible + ".swift")
-    #expect(try XMLLint.xpath("string(//testsuite[1]/@name)", in: file) == "suite " + visible)
+    #expect(try await XMLLint.xpath("string(//testsuite[1]/@name)", in: file) == "suite " + visible)
     #expect(
-      try XMLLint.xpath("string(//testsuite[1]/properties/property/@value)", in: file)
+      try await XMLLint.xpath("string(//testsuite[1]/properties/property/@value)", in: file)
         == "summary " + visible)
     // Bodies keep their line feeds.
     #expect(
-      try XMLLint.xpath("string(//testcase[1]/failure)", in: file)
+      try await XMLLint.xpath("string(//testcase[1]/failure)", in: file)
         == "evidence\n" + Self.visible(text, keepingLineBreaks: true) + "\nend")
     #expect(
-      try XMLLint.xpath("string(//testcase[2]/skipped/@message)", in: file)
+      try await XMLLint.xpath("string(//testcase[2]/skipped/@message)", in: file)
         == "advisory " + visible)
   }
 
@@ -151,12 +153,12 @@ struct JUnitXMLTests {
         + "</testsuite></testsuites>",
       "<testsuites tests=\"1\"><testsuite name=\"\u{01}\" tests=\"1\"/></testsuites>",
     ])
-  func schemaRejects(document: String) throws {
+  func schemaRejects(document: String) async throws {
     let directory = TemporaryDirectory()
     let file = directory.path("bad.xml")
     try ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + document)
       .write(toFile: file, atomically: false, encoding: .utf8)
-    #expect(try XMLLint.validate(file).status != 0)
+    #expect(try await XMLLint.validate(file).status != 0)
   }
 
   @Test("XML escaping: markup characters, controls and U+FFFE/U+FFFF never reach the output raw")

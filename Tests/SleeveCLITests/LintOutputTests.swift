@@ -166,7 +166,7 @@ struct LintOutputTests {
   @Test(
     "JUnit lint output validates against the JUnit schema, hostile names included",
     .enabled(if: Proofs.run(when: XMLLint.isInstalled), "needs Debian's libxml2-utils (xmllint)"))
-  func junitValidates() throws {
+  func junitValidates() async throws {
     let directory = TemporaryDirectory()
     let reports =
       [Self.report, LintReportFixtures.clean]
@@ -175,11 +175,11 @@ struct LintOutputTests {
     for (number, report) in reports.enumerated() {
       let file = directory.path("lint-\(number).xml")
       try Self.output(report, .junit).write(toFile: file, atomically: false, encoding: .utf8)
-      let result = try XMLLint.validate(file)
+      let result = try await XMLLint.validate(file)
       #expect(result.status == 0, "report \(number): \(result.output.prefix(2_000))")
       #expect(
-        try XMLLint.xpath("string(/testsuites/@tests)", in: file)
-          == (try XMLLint.xpath("count(//testcase)", in: file)))
+        try await XMLLint.xpath("string(/testsuites/@tests)", in: file)
+          == (try await XMLLint.xpath("count(//testcase)", in: file)))
     }
   }
 

@@ -60,15 +60,15 @@ struct OutputFileTests {
   }
 
   @Test("/dev/null stays a device and /dev/stdout reaches standard output")
-  func devices() throws {
+  func devices() async throws {
     let fixture = try FixtureDatabase.standard()
-    let null = try ChildProcess.run(
+    let null = try await ChildProcess.run(
       ChildProcess.sleeveBinary, ["report", "--db", fixture.path, "--out", "/dev/null"])
     #expect(null.status == 0, "\(null.output)")
     var status = stat()
     #expect(stat("/dev/null", &status) == 0)
     #expect(status.st_mode & S_IFMT == S_IFCHR)
-    let stdout = try ChildProcess.run(
+    let stdout = try await ChildProcess.run(
       ChildProcess.sleeveBinary,
       ["report", "--db", fixture.path, "--format", "json", "--out", "/dev/stdout"])
     #expect(stdout.status == 0)
@@ -81,7 +81,7 @@ struct OutputFileTests {
     let directory = TemporaryDirectory()
     let fifo = directory.path("pipe")
     try #require(mkfifo(fifo, 0o600) == 0)
-    let lonely = try ChildProcess.run(
+    let lonely = try await ChildProcess.run(
       ChildProcess.sleeveBinary, ["report", "--db", fixture.path, "--out", fifo],
       timeout: WaitBounds.hang)
     #expect(!lonely.timedOut)
@@ -143,7 +143,7 @@ struct OutputFileTests {
   @Test(
     "an export killed mid-write (SIGKILL or SIGTERM) leaves nothing in the directory",
     arguments: [SIGKILL, SIGTERM])
-  func killedExport(signal: Int32) throws {
+  func killedExport(signal: Int32) async throws {
     let fixture = try Self.bigFixture()
     let directory = TemporaryDirectory()
     let out = directory.path("big.csv")
@@ -152,10 +152,16 @@ struct OutputFileTests {
     process.arguments = ["export", "--db", fixture.path, "--format", "csv", "--out", out]
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let writing = try Self.waitUntilWriting(process.processIdentifier, into: directory.path(""))
+    // Watched every millisecond, and killed the moment it writes, on a thread of its own: a
+    // poll that waited for a busy cooperative pool to resume it could miss the whole export.
+    let (child, watched) = (process.processIdentifier, directory.path(""))
+    let writing = try await OffThePool.run {
+      let writing = try Self.waitUntilWriting(child, into: watched)
+      if writing { kill(child, signal) }
+      return writing
+    }
     try #require(writing, "the export finished before it could be interrupted")
-    kill(process.processIdentifier, signal)
-    process.waitForExit()
+    await process.exited()
     #expect(process.terminationReason == .uncaughtSignal)
     #expect(process.terminationStatus == signal)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("")).isEmpty)
@@ -208,7 +214,8 @@ struct OutputFileTests {
   }
 
   /// Waits until `process` has a file open in `directory` with bytes in it (its unnamed
-  /// temporary file, or a named partial one).
+  /// temporary file, or a named partial one), looking every millisecond. Blocks its thread:
+  /// call it through `OffThePool`.
   static func waitUntilWriting(_ process: Int32, into directory: String) throws -> Bool {
     let started = ContinuousClock.now
     let descriptors = "/proc/\(process)/fd"

@@ -10,7 +10,7 @@ import SleeveTestSupport
 enum PseudoTerminal {
   /// How a run ended: exit status, what the terminal showed (CR LF read back as LF), and
   /// standard error (a pipe).
-  struct Result {
+  struct Result: Sendable {
     let status: Int32
     let screen: String
     let error: String
@@ -21,8 +21,23 @@ enum PseudoTerminal {
     case timedOut
   }
 
+  /// Runs `executable` as the synchronous `run` does, on a thread of its own: the awaiting
+  /// test gives its cooperative-pool thread back while the program runs and its terminal is
+  /// read (in an async test, Swift picks this overload).
+  static func run(
+    _ executable: String, _ arguments: [String], columns: Int, directory: String? = nil,
+    environment: [String: String] = ["PATH": "/usr/bin:/bin", "TERM": "xterm"],
+    timeout: Duration = .seconds(30)
+  ) async throws -> Result {
+    try await OffThePool.run {
+      try run(
+        executable, arguments, columns: columns, directory: directory, environment: environment,
+        timeout: timeout)
+    }
+  }
+
   /// Runs `executable` with `arguments` in `directory`, standard output on a terminal `columns`
-  /// wide; killed after `timeout`.
+  /// wide; killed after `timeout`. Blocks its thread: async tests get the overload above.
   static func run(
     _ executable: String, _ arguments: [String], columns: Int, directory: String? = nil,
     environment: [String: String] = ["PATH": "/usr/bin:/bin", "TERM": "xterm"],

@@ -221,7 +221,7 @@ struct PushCommandTests {
       if !reachedFourth { try await Task.sleep(for: .milliseconds(20)) }
     }
     kill(process.processIdentifier, SIGKILL)
-    process.waitForExit()
+    await process.exited()
     try #require(reachedFourth, "the push never reached its fourth request")
     #expect(process.terminationReason == .uncaughtSignal)
     let accepted = try first.requests().prefix(2).map(\.body)

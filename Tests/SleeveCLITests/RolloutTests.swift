@@ -114,7 +114,7 @@ struct RolloutTests {
   func checkApplyRollsBack() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("apply.sqlite")
-    #expect(await CLIRunner.run(["demo", "--db", path, "--fires", "2000"]).exit == 0)
+    #expect(try await CLIRunner.runChild(["demo", "--db", path, "--fires", "2000"]).exit == 0)
     #expect(await CLIRunner.run(["enable", "new-checkout", "--db", path]).exit == 0)
     let gate = await CLIRunner.run(["check", "--db", path, "--apply"])
     #expect(gate.exit == 1)
@@ -130,7 +130,7 @@ struct RolloutTests {
   func htmlReportIsSelfContained() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("html.sqlite")
-    #expect(await CLIRunner.run(["demo", "--db", path, "--fires", "1000"]).exit == 0)
+    #expect(try await CLIRunner.runChild(["demo", "--db", path, "--fires", "1000"]).exit == 0)
     let out = directory.path("report.html")
     let result = await CLIRunner.run(["report", "--db", path, "--format", "html", "--out", out])
     #expect(result.exit == 0)

@@ -15,14 +15,16 @@ struct ScreenshotTests {
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("scripts/report-screenshot").path
 
-  func screenshot(_ html: String, to png: String) throws -> Int32 {
+  /// Runs scripts/report-screenshot (Chromium, seconds), awaiting its exit without holding a
+  /// thread of the cooperative pool.
+  func screenshot(_ html: String, to png: String) async throws -> Int32 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
     process.arguments = [Self.script, html, png, "1280", "1400"]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    process.waitForExit()
+    await process.exited()
     return process.terminationStatus
   }
 
@@ -39,8 +41,8 @@ struct ScreenshotTests {
     let report = await CLIRunner.run(
       ["report", "--db", fixture.path, "--session", "all", "--format", "html", "--out", html])
     #expect(report.exit == 0)
-    #expect(try screenshot(html, to: directory.path("report.png")) == 0)
-    #expect(try screenshot(blank, to: directory.path("blank.png")) == 0)
+    #expect(try await screenshot(html, to: directory.path("report.png")) == 0)
+    #expect(try await screenshot(blank, to: directory.path("blank.png")) == 0)
     let picture = try Data(contentsOf: URL(fileURLWithPath: directory.path("report.png")))
     let empty = try Data(contentsOf: URL(fileURLWithPath: directory.path("blank.png")))
     #expect(picture.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
@@ -49,15 +51,15 @@ struct ScreenshotTests {
   }
 
   @Test("the script explains its usage and a missing file with documented codes")
-  func scriptErrors() throws {
+  func scriptErrors() async throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
     process.arguments = [Self.script]
     process.standardError = FileHandle.nullDevice
     try process.run()
-    process.waitForExit()
+    await process.exited()
     #expect(process.terminationStatus == 64)
-    let missing = try screenshot("/nonexistent/report.html", to: "/tmp/never.png")
+    let missing = try await screenshot("/nonexistent/report.html", to: "/tmp/never.png")
     #expect(missing == 66)
   }
 }

@@ -22,14 +22,14 @@ struct TerminalGoldenTests {
   @Test(
     "every command's screen at 80 and 120 columns matches its golden screen",
     arguments: cases.map { "\($0.0.name)@\($0.1)" })
-  func screens(name: String) throws {
+  func screens(name: String) async throws {
     let (command, columns) = Self.cases.first { "\($0.0.name)@\($0.1)" == name }!
     let fixture = try FixtureDatabase.standard()
     try fixture.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     let directory = URL(fileURLWithPath: fixture.path).deletingLastPathComponent().path
     let arguments =
       command.arguments + (command.name == "merge" ? [] : ["--db", "fixture.sqlite"])
-    let result = try PseudoTerminal.run(
+    let result = try await PseudoTerminal.run(
       ChildProcess.sleeveBinary, arguments, columns: columns, directory: directory)
     #expect([0, 1, 2].contains(result.status), "\(result.error)")
     let golden = "terminal-\(command.name)-\(columns).txt"
@@ -41,9 +41,9 @@ struct TerminalGoldenTests {
   }
 
   @Test("on a pseudo-terminal the width comes from the terminal, not from COLUMNS")
-  func widthComesFromTheTerminal() throws {
+  func widthComesFromTheTerminal() async throws {
     let fixture = try FixtureDatabase.standard()
-    let result = try PseudoTerminal.run(
+    let result = try await PseudoTerminal.run(
       ChildProcess.sleeveBinary, ["errors", "--session", "all", "--db", fixture.path],
       columns: 200, environment: ["PATH": "/usr/bin:/bin", "COLUMNS": "20", "NO_COLOR": "1"])
     #expect(result.screen.contains("handler    n  ok  failed"), "\(result.screen)")
@@ -51,9 +51,9 @@ struct TerminalGoldenTests {
   }
 
   @Test("a pseudo-terminal 20 columns wide still shows every value, expanded")
-  func twentyColumns() throws {
+  func twentyColumns() async throws {
     let fixture = try FixtureDatabase.standard()
-    let result = try PseudoTerminal.run(
+    let result = try await PseudoTerminal.run(
       ChildProcess.sleeveBinary, ["check", "--session", "all", "--db", fixture.path],
       columns: 20)
     #expect(result.status == 1)

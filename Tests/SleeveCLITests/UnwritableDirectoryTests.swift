@@ -16,7 +16,7 @@ struct UnwritableDirectoryTests {
       ["demo", "--fires", "5", "--db", "OUT"], ["enable", "f", "--create", "--db", "OUT"],
       ["migrate", "--db", "OUT"], ["merge", "OUT", "INPUT"],
     ])
-  func permissionDeniedIsNamed(command: [String]) throws {
+  func permissionDeniedIsNamed(command: [String]) async throws {
     let fixture = try FixtureDatabase.standard()
     let directory = TemporaryDirectory()
     chmod(directory.path(""), 0o755)
@@ -36,7 +36,7 @@ struct UnwritableDirectoryTests {
       : [binary]
     let out = closed + "/sleeve.sqlite"
     let arguments = command.map { $0 == "OUT" ? out : $0 == "INPUT" ? input : $0 }
-    let result = try DatabaseFileTests.runCopiedBinary(user + arguments)
+    let result = try await DatabaseFileTests.runCopiedBinary(user + arguments)
     #expect(result.status == 66, "\(command[0]): \(result.output)")
     #expect(result.output.contains("'\(out)'"), "\(result.output)")
     #expect(result.output.contains("permission denied"), "\(result.output)")

@@ -24,7 +24,7 @@ import Testing
   }
 
   @Test("Sleeve's assignment equals the documented algorithm's for seeded units")
-  func matchesTheDocumentedAlgorithm() throws {
+  func matchesTheDocumentedAlgorithm() async throws {
     let seed: UInt64 = 0x5eed_1601
     var random = SeededGenerator(seed: seed)
     var lines: [String] = []
@@ -55,7 +55,7 @@ import Testing
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("scripts/rollout-bucket").path
-    let result = try ChildProcess.run("/usr/bin/env", ["python3", script, "--lines", input])
+    let result = try await ChildProcess.run("/usr/bin/env", ["python3", script, "--lines", input])
     try #require(result.status == 0, "\(result.output)")
     let printed = result.output.split(separator: "\n").map(String.init)
     #expect(printed == expected, "seed \(seed)")

@@ -9,10 +9,10 @@ import Testing
 @Suite("Exit and final accounting", .serialized)
 struct ExitTests {
   @Test("a process exiting with a live recorder leaves a closed, checkpointed file: no -wal")
-  func exitWithALiveRecorderCheckpoints() throws {
+  func exitWithALiveRecorderCheckpoints() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("script.sqlite")
-    let result = try ChildProcess.run(
+    let result = try await ChildProcess.run(
       ProbeProcess.binary.path, ["--db", path, "--fires", "5000", "--leave-open"])
     #expect(result.status == 0, "\(result.output)")
     #expect(result.output.contains("leaving"))

@@ -25,29 +25,32 @@ final class ProbeProcess {
     try process.run()
   }
 
-  /// Reads lines until one starts with `prefix`; returns it, or `nil` at end of output.
-  func waitForLine(startingWith prefix: String) -> String? {
+  /// Reads lines until one starts with `prefix`; returns it, or `nil` at end of output. Each
+  /// read waits on a thread of its own, so the awaiting test never holds a thread of the
+  /// cooperative pool while the probe runs.
+  func waitForLine(startingWith prefix: String) async throws -> String? {
+    let handle = output.fileHandleForReading
     while true {
       while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
         let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
         pending.removeSubrange(pending.startIndex...newline)
         if line.hasPrefix(prefix) { return line }
       }
-      let chunk = output.fileHandleForReading.availableData
+      let chunk = try await OffThePool.run { handle.availableData }
       guard !chunk.isEmpty else { return nil }
       pending.append(chunk)
     }
   }
 
-  /// Sends SIGKILL and waits for the process to be gone.
-  func killHard() {
+  /// Sends SIGKILL and awaits the process's end (`Process.exited()`).
+  func killHard() async {
     kill(process.processIdentifier, SIGKILL)
-    process.waitForExit()
+    await process.exited()
   }
 
-  /// Waits for a normal exit and returns its status.
-  func waitForExit() -> Int32 {
-    process.waitForExit()
+  /// Awaits a normal exit (`Process.exited()`) and returns its status.
+  func waitForExit() async -> Int32 {
+    await process.exited()
     return process.terminationStatus
   }
 }

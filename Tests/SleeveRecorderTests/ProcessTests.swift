@@ -6,15 +6,15 @@ import Testing
 @Suite("Several processes", .serialized)
 struct ProcessTests {
   @Test("two processes record 50,000 outcomes each into one file: all 100,000 are there")
-  func twoProcessesRecordIntoOneFile() throws {
+  func twoProcessesRecordIntoOneFile() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("shared.sqlite")
     let children = try (0..<2).map { _ in
       try ProbeProcess(arguments: ["--db", path, "--fires", "50000"])
     }
     for child in children {
-      #expect(child.waitForLine(startingWith: "ended") == "ended")
-      #expect(child.waitForExit() == 0)
+      #expect(try await child.waitForLine(startingWith: "ended") == "ended")
+      #expect(await child.waitForExit() == 0)
     }
     let reader = try Inspector(path: path)
     #expect(try reader.count("outcomes") == 100_000)
@@ -27,7 +27,7 @@ struct ProcessTests {
   @Test(
     "kill -9 mid-recording: the file is intact, the session unterminated, acknowledged fires kept",
     arguments: [true, false])
-  func killedRecorderLeavesIntactFile(strict: Bool) throws {
+  func killedRecorderLeavesIntactFile(strict: Bool) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("killed.sqlite")
     var arguments = ["--db", path, "--fires", "0", "--forever", "--report-every", "500"]
@@ -35,10 +35,10 @@ struct ProcessTests {
     let child = try ProbeProcess(arguments: arguments)
     var acknowledged = 0
     for _ in 0..<4 {
-      let line = try #require(child.waitForLine(startingWith: "acknowledged "))
+      let line = try #require(await child.waitForLine(startingWith: "acknowledged "))
       acknowledged = Int(line.dropFirst("acknowledged ".count)) ?? 0
     }
-    child.killHard()
+    await child.killHard()
     let reader = try Inspector(path: path)
     #expect(try reader.text("PRAGMA integrity_check") == "ok")
     #expect(try reader.count("fires") >= acknowledged)

@@ -12,7 +12,7 @@ struct ReliabilityProcessTests {
   @Test(
     "kill -9 at random moments, 10 strict and 10 batched: nothing acknowledged is lost",
     arguments: kills)
-  func randomKills(run: Int) throws {
+  func randomKills(run: Int) async throws {
     var generator = SeededGenerator(seed: UInt64(run) &+ 0x51EE7E)
     let strict = run % 2 == 0
     let directory = TemporaryDirectory()
@@ -22,11 +22,11 @@ struct ReliabilityProcessTests {
     let child = try ProbeProcess(arguments: arguments)
     var acknowledged = 0
     for _ in 0..<Int.random(in: 1...6, using: &generator) {
-      let line = try #require(child.waitForLine(startingWith: "acknowledged "))
+      let line = try #require(await child.waitForLine(startingWith: "acknowledged "))
       acknowledged = Int(line.dropFirst("acknowledged ".count)) ?? 0
     }
-    usleep(UInt32.random(in: 0...20_000, using: &generator))
-    child.killHard()
+    try await Task.sleep(for: .microseconds(Int.random(in: 0...20_000, using: &generator)))
+    await child.killHard()
     let reader = try Inspector(path: path)
     #expect(try reader.text("PRAGMA integrity_check") == "ok")
     let fires = try reader.count("fires")
@@ -42,7 +42,7 @@ struct ReliabilityProcessTests {
   }
 
   @Test("4 processes × 100,000 outcomes while queries run: all rows, consistent reads, no busy")
-  func fourWritersAndAReader() throws {
+  func fourWritersAndAReader() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("busy.sqlite")
     // Create the file first, so the readers never race its creation.
@@ -53,8 +53,11 @@ struct ReliabilityProcessTests {
     var running = true
     while running {
       running = children.contains { $0.process.isRunning }
+      // Reads back to back, yielding between them: the loop never holds a thread of the
+      // cooperative pool for the seconds the writers take.
+      await Task.yield()
       guard FileManager.default.fileExists(atPath: path) else {
-        usleep(1_000)
+        try await Task.sleep(for: .milliseconds(1))
         continue
       }
       do {
@@ -74,14 +77,14 @@ struct ReliabilityProcessTests {
         Issue.record("SQLITE_BUSY reached a reader")
       } catch QueryError.store(.noSessionsYet), QueryError.sessionNotFound {
         // The file is still being created and migrated, or has no session yet.
-        usleep(1_000)
+        try await Task.sleep(for: .milliseconds(1))
       } catch {
         Issue.record("a reader failed while the writers ran: \(error)")
       }
     }
     for child in children {
-      #expect(child.waitForLine(startingWith: "ended") == "ended")
-      #expect(child.waitForExit() == 0)
+      #expect(try await child.waitForLine(startingWith: "ended") == "ended")
+      #expect(await child.waitForExit() == 0)
     }
     let reader = try Inspector(path: path)
     #expect(try reader.count("outcomes") == 400_000)

@@ -90,10 +90,10 @@ struct ReplacedFileTests {
     ])
     var acknowledged = 0
     for _ in 0..<3 {
-      let line = try #require(child.waitForLine(startingWith: "acknowledged "))
+      let line = try #require(await child.waitForLine(startingWith: "acknowledged "))
       acknowledged = Int(line.dropFirst("acknowledged ".count)) ?? 0
     }
-    child.killHard()
+    await child.killHard()
     try #require(size(other + "-wal") ?? 0 > 0)
 
     do {
@@ -129,10 +129,10 @@ struct ReplacedFileTests {
     let child = try ProbeProcess(arguments: [
       "--db", path, "--fires", "0", "--forever", "--report-every", "200",
     ])
-    for _ in 0..<3 { _ = try #require(child.waitForLine(startingWith: "acknowledged ")) }
+    for _ in 0..<3 { _ = try #require(await child.waitForLine(startingWith: "acknowledged ")) }
     #expect(rename(other, path) == 0)
     try await Task.sleep(for: .milliseconds(300))  // the probe flushes every 10 ms
-    child.killHard()  // no close, no exit handler: only what happened before counts
+    await child.killHard()  // no close, no exit handler: only what happened before counts
     #expect(size(path + "-wal") ?? 0 == 0)
     try expectIntact(path, "after the kill")
   }

@@ -21,13 +21,22 @@ public enum ChildProcess {
     return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
   }
 
-  /// Runs `executable` as `run` does, waiting on a thread of its own: the awaiting test gives
-  /// its cooperative-pool thread back while the program runs (a blocking wait would hold one of
-  /// the pool's few threads for seconds and starve the time-bounded tests beside it).
+  /// Runs `executable` as the synchronous `run` does, on a thread of its own (`OffThePool`):
+  /// the awaiting test gives its cooperative-pool thread back while the program runs. In an
+  /// async test this overload is the one called (Swift prefers it there), so a test waiting
+  /// for a program never stalls the tests beside it: on two cores the pool has two threads,
+  /// and a blocking wait would hold one for as long as the program runs.
+  public static func run(
+    _ executable: String, _ arguments: [String], standardOutput: FileHandle? = nil
+  ) async throws -> Result {
+    try await OffThePool.run { try run(executable, arguments, standardOutput: standardOutput) }
+  }
+
+  /// `run` (async), under the name older tests use.
   public static func runOffThePool(_ executable: String, _ arguments: [String]) async throws
     -> Result
   {
-    try await OffThePool.run { try run(executable, arguments) }
+    try await run(executable, arguments)
   }
 
   /// Runs `executable` as `run` does, but kills it after `timeout`: a hang becomes a result
@@ -51,6 +60,18 @@ public enum ChildProcess {
       Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self)),
       timedOut
     )
+  }
+
+  /// Runs `executable` as the synchronous `run(_:_:timeout:standardOutput:)` does (killed
+  /// after `timeout`, output read while it runs), on a thread of its own: the deadline is kept
+  /// by that thread, never delayed by a busy cooperative pool, and the pool is not held.
+  public static func run(
+    _ executable: String, _ arguments: [String], timeout: Duration,
+    standardOutput: FileHandle? = nil
+  ) async throws -> (result: Result, timedOut: Bool) {
+    try await OffThePool.run {
+      try run(executable, arguments, timeout: timeout, standardOutput: standardOutput)
+    }
   }
 
   private static func start(

@@ -16,6 +16,20 @@ extension Process {
     while isRunning { usleep(Self.exitPollInterval) }
   }
 
+  /// Waits until the process has exited, as `waitForExit()` does, but without holding a
+  /// thread: the awaiting task sleeps 2 ms between looks, so the cooperative pool (two
+  /// threads on two cores) keeps running the other tests while the child runs. Use this from
+  /// every async test; `waitForExit()` only on a thread of the test's own.
+  public func exited() async {
+    while isRunning {
+      do {
+        try await Task.sleep(for: .microseconds(Int(Self.exitPollInterval)))
+      } catch {
+        usleep(Self.exitPollInterval)  // cancelled: a sleep that throws at once must not spin
+      }
+    }
+  }
+
   /// `waitForExit()`, also reading the child's peak resident memory (`VmHWM` in
   /// `/proc/PID/status`) as it runs: the last value seen before it exited, in bytes. The peak
   /// of the last 2 ms can be missed, never a peak that took longer to reach.
