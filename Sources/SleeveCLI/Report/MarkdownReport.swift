@@ -149,8 +149,4 @@ enum ReportText {
   static func stageTable(_ stages: [StageCohorts]) -> Table {
     StageCohorts.columns.table(stages)
   }
-
-  static func interval(_ interval: WilsonInterval?) -> String {
-    interval.map { "[\(Formatting.percent($0.lower)), \(Formatting.percent($0.upper))]" } ?? "-"
-  }
 }

@@ -10,18 +10,7 @@ extension ErrorRateRow {
       .count("ok", json: "ok") { $0.ok },
       .count("failed", json: "failed") { $0.failed },
       .proportion("error rate", json: "errorRate") { $0.rate },
-      Column(
-        "95% interval", unit: .proportion, layout: .text,
-        members: [
-          .init(key: "intervalLower") { .number($0.interval?.lower) },
-          .init(key: "intervalUpper") { .number($0.interval?.upper) },
-        ]
-      ) { row in
-        guard let interval = row.interval else { return Table.Cell("-", raw: "") }
-        return Table.Cell(
-          "[\(Formatting.percent(interval.lower)), \(Formatting.percent(interval.upper))]",
-          raw: "\(interval.lower);\(interval.upper)")
-      },
+      .interval { $0.interval },
       .count("ownerReleased", json: "ownerReleased") { $0.ownerReleased },
       .count("skipped", json: "skipped") { $0.skipped },
       .count("cancelled", json: "cancelled") { $0.cancelled },

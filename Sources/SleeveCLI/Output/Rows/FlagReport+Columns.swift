@@ -7,17 +7,7 @@ extension FlagReport.Cohort {
   static let columns = Columns<FlagReport.Cohort>([
     .count("n", json: "n") { $0.n },
     .proportion("error rate", json: "errorRate") { $0.errorRate },
-    Column(
-      "95% interval", unit: .proportion, layout: .text,
-      members: [
-        .init(key: "intervalLower") { .number($0.interval?.lower) },
-        .init(key: "intervalUpper") { .number($0.interval?.upper) },
-      ]
-    ) { cohort in
-      Table.Cell(
-        ReportText.interval(cohort.interval),
-        raw: cohort.interval.map { "\($0.lower);\($0.upper)" } ?? "")
-    },
+    .interval { $0.interval },
     .duration("p50", json: "p50") { $0.p50Nanoseconds },
     .duration("p95", json: "p95") { $0.p95Nanoseconds },
     Column(

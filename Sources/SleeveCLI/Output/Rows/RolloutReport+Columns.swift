@@ -36,13 +36,7 @@ extension FlagReport.Cohort {
     .count("n", json: "n") { $0.n },
     .json("failed") { .integer($0.failed) },
     .proportion("error rate", json: "errorRate") { $0.errorRate },
-    Column(
-      "95% interval", unit: .proportion, layout: .text,
-      members: [
-        .init(key: "intervalLower") { .number($0.interval?.lower) },
-        .init(key: "intervalUpper") { .number($0.interval?.upper) },
-      ]
-    ) { Table.Cell(ReportText.interval($0.interval)) },
+    .interval { $0.interval },
     .duration("p50", json: "p50") { $0.p50Nanoseconds },
     .duration("p95", json: "p95") { $0.p95Nanoseconds },
     Column(
@@ -80,13 +74,7 @@ extension RolloutReport.HandlerRow {
       .count("n", json: "n") { $0.errors.n },
       .count("failed", json: "failed") { $0.errors.failed },
       .proportion("error rate", json: "errorRate") { $0.errors.rate },
-      Column(
-        "95% interval", unit: .proportion, layout: .text,
-        members: [
-          .init(key: "intervalLower") { .number($0.errors.interval?.lower) },
-          .init(key: "intervalUpper") { .number($0.errors.interval?.upper) },
-        ]
-      ) { Table.Cell(ReportText.interval($0.errors.interval)) },
+      .interval { $0.errors.interval },
     ]
       + ["p50", "p95", "p99"].enumerated().map { index, title in
         Column(
