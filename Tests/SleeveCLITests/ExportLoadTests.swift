@@ -28,7 +28,7 @@ struct ExportLoadTests {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("scripts/check-export-loads.py").path
-    let checked = try await ChildProcess.runOffThePool("/usr/bin/env", ["python3", script] + files)
+    let checked = try await ChildProcess.runOffThePool(PythonModule.interpreter, [script] + files)
     #expect(checked.status == 0, "\(checked.output)")
     // The standard fixture: 29 invocations, 2 failed, 1,933 ns in all; six loads agree.
     let summaries = checked.output.split(separator: "\n").filter { $0.contains("rows, failed") }

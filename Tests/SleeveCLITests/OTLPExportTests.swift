@@ -227,7 +227,7 @@ struct OTLPExportTests {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("scripts/check-otlp-json.py").path
-    let parsed = try await ChildProcess.runOffThePool("/usr/bin/env", ["python3", script, out])
+    let parsed = try await ChildProcess.runOffThePool(PythonModule.interpreter, [script, out])
     #expect(parsed.status == 0, "\(parsed.output)")
     // Every fixture outcome has a fire of its own: 30 fires and 30 invocations, 2 failed.
     #expect(parsed.output == "spans 60 errors 2\n")

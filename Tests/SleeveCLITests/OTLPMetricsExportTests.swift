@@ -99,7 +99,7 @@ struct OTLPMetricsExportTests {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("scripts/check-otlp-metrics.py").path
-    let parsed = try await ChildProcess.runOffThePool("/usr/bin/env", ["python3", script, out])
+    let parsed = try await ChildProcess.runOffThePool(PythonModule.interpreter, [script, out])
     #expect(parsed.status == 0, "\(parsed.output)")
     // 3 + 1 histograms; 6 + 1 counters; 26 + 3 outcomes (every status of both sessions).
     #expect(parsed.output == "histograms 4 counters 7 outcomes 29\n")

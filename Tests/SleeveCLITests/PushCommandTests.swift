@@ -217,7 +217,7 @@ struct PushCommandTests {
     var reachedFourth = false
     let deadline = ContinuousClock.now + WaitBounds.hang
     while !reachedFourth, ContinuousClock.now < deadline {
-      reachedFourth = try first.requests().count >= 4
+      reachedFourth = try first.requestCount() >= 4
       if !reachedFourth { try await Task.sleep(for: .milliseconds(20)) }
     }
     kill(process.processIdentifier, SIGKILL)
@@ -237,10 +237,10 @@ struct PushCommandTests {
     #expect(try (Self.spanIDs(accepted) + Self.spanIDs(resumed)).sorted() == everything.sorted())
     #expect(rerun.error.contains("2 requests delivered before"), "\(rerun.error)")
     // And a third push sends nothing at all.
-    let before = try first.requests().count
+    let before = try first.requestCount()
     let again = try await CLIRunner.runChild(push)
     #expect(again.exit == 0)
-    #expect(try first.requests().count == before)
+    #expect(try first.requestCount() == before)
   }
 
   @Test("sessions shows each signal's delivery once a session was pushed")
@@ -284,7 +284,7 @@ struct PushCommandTests {
       }
       let result = try await CLIRunner.runChild(arguments, environment: environment)
       #expect(result.exit == command.exit, "\(arguments): \(result.error)")
-      if arguments.first == "export" { sent.append(try server.requests().count) }
+      if arguments.first == "export" { sent.append(try server.requestCount()) }
       last = result.out
     }
     // The demo's session: traces in several requests and one of metrics, then nothing.
@@ -318,7 +318,7 @@ struct PushCommandTests {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("scripts/check-otlp-metrics.py").path
-    let parsed = try await ChildProcess.runOffThePool("/usr/bin/env", ["python3", script, file])
+    let parsed = try await ChildProcess.runOffThePool(PythonModule.interpreter, [script, file])
     #expect(parsed.status == 0, "\(parsed.output)")
     // Session 1 "alpha": validate, charge off and charge on ran (3 histograms); 6 counters
     // over 26 outcomes of every status.

@@ -65,17 +65,17 @@ struct RotelPushTests {
       #expect(try await traces.finish() == 0)
       #expect(try await metrics.finish() == 0)
       let spans = try await ChildProcess.runOffThePool(
-        "/usr/bin/env",
+        PythonModule.interpreter,
         [
-          "python3", Self.scripts.appendingPathComponent("check-rotel-spans.py").path,
+          Self.scripts.appendingPathComponent("check-rotel-spans.py").path,
           traces.logPath, files["otlp-json"]!,
         ])
       #expect(spans.status == 0, "\(stem): \(spans.output)")
       #expect(spans.output.contains(": all match"), "\(stem): \(spans.output)")
       let points = try await ChildProcess.runOffThePool(
-        "/usr/bin/env",
+        PythonModule.interpreter,
         [
-          "python3", Self.scripts.appendingPathComponent("check-rotel-metrics.py").path,
+          Self.scripts.appendingPathComponent("check-rotel-metrics.py").path,
           metrics.logPath, files["otlp-metrics-json"]!,
         ])
       #expect(points.status == 0, "\(stem): \(points.output)")

@@ -55,7 +55,7 @@ import Testing
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("scripts/rollout-bucket").path
-    let result = try await ChildProcess.run("/usr/bin/env", ["python3", script, "--lines", input])
+    let result = try await ChildProcess.run(PythonModule.interpreter, [script, "--lines", input])
     try #require(result.status == 0, "\(result.output)")
     let printed = result.output.split(separator: "\n").map(String.init)
     #expect(printed == expected, "seed \(seed)")

@@ -98,7 +98,7 @@ struct OTLPHTTPSenderTests {
       Issue.record("delivered although every answer was 503")
       return
     }
-    let sent = try server.requests().count
+    let sent = try server.requestCount()
     #expect(sent >= 2, "not retried at all (seed \(jitter.seed))")
     #expect(
       sent <= most,
@@ -137,7 +137,7 @@ struct OTLPHTTPSenderTests {
     let took = clock.now - start
     #expect(report.deliveries.count == Int(sessions))
     #expect(report.refused?.kind == .rejected(status: 503))
-    let sent = try server.requests().count
+    let sent = try server.requestCount()
     #expect(
       sent <= most, "\(sent) requests in \(took), at most \(most) if the push shares the budget")
   }
@@ -174,7 +174,7 @@ struct OTLPHTTPSenderTests {
     #expect(error.attempts == 1)
     #expect(error.message == "spans malformed: trace id is not 32 hex digits")
     #expect(error.endpoint == server.baseURL + "/v1/traces")
-    #expect(try server.requests().count == 1)
+    #expect(try server.requestCount() == 1)
   }
 
   @Test("a receiver's message loses its controls and terminal escapes and is bounded")
@@ -246,7 +246,7 @@ struct OTLPHTTPSenderTests {
     // on until the time limit.
     let sender = try sender(to: server.baseURL, timeout: WaitBounds.unreached, budget: .zero)
     let send = Task { await sender.send(Self.body, signal: .traces) }
-    while try server.requests().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+    while try server.requestCount() == 0 { try await Task.sleep(for: .milliseconds(10)) }
     send.cancel()
     guard case .failure(let error) = await send.value else {
       Issue.record("a receiver that never answered was reported delivered")
@@ -304,7 +304,7 @@ struct OTLPHTTPSenderTests {
     #expect(error.kind == .rejected(status: 503))
     #expect(error.attempts >= 2)
     #expect(error.message.hasPrefix("collector overloaded; retry budget of 25 s spent"), "\(error)")
-    #expect(try server.requests().count == error.attempts)
+    #expect(try server.requestCount() == error.attempts)
   }
 
   @Test(

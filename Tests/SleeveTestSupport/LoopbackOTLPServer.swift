@@ -75,9 +75,9 @@ public final class LoopbackOTLPServer: @unchecked Sendable {
   private static func launch(_ script: [String]) throws -> LoopbackOTLPServer {
     let directory = TemporaryDirectory()
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.executableURL = URL(fileURLWithPath: PythonModule.interpreter)
     process.arguments =
-      ["python3", Self.script, "--log", directory.path("requests.jsonl")] + script
+      [Self.script, "--log", directory.path("requests.jsonl")] + script
     let input = Pipe()
     let output = Pipe()
     _ = FileManager.default.createFile(
@@ -106,15 +106,23 @@ public final class LoopbackOTLPServer: @unchecked Sendable {
 
   /// The requests received so far, in order.
   public func requests() throws -> [Request] {
+    try loggedLines().map { try JSONDecoder().decode(Request.self, from: Data($0)) }
+  }
+
+  /// How many requests were received so far, without decoding their bodies: what a loop
+  /// polling for the n-th request reads (decoding every body on every poll costs seconds).
+  public func requestCount() throws -> Int {
+    try loggedLines().count
+  }
+
+  /// The log's whole lines, one per request. Read while the server may be writing: only lines
+  /// ended by a newline count, so a request being logged right now is left for the next read.
+  private func loggedLines() throws -> [Data.SubSequence] {
     let path = directory.path("requests.jsonl")
     guard FileManager.default.fileExists(atPath: path) else { return [] }
-    // Read while the server may be writing: only whole lines (ended by a newline) count, so
-    // a request being logged right now is left for the next read.
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
     guard let end = data.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
-    return try data[...end].split(separator: UInt8(ascii: "\n")).map {
-      try JSONDecoder().decode(Request.self, from: Data($0))
-    }
+    return data[...end].split(separator: UInt8(ascii: "\n"))
   }
 
   /// Stops the server (closing its standard input, then SIGTERM) and waits for it to exit, so

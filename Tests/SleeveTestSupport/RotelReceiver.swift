@@ -40,8 +40,8 @@ public final class RotelReceiver {
     let directory = TemporaryDirectory()
     let log = directory.path("rotel.log")
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script, "--log", log, "--signal", signal]
+    process.executableURL = URL(fileURLWithPath: PythonModule.interpreter)
+    process.arguments = [script, "--log", log, "--signal", signal]
     let input = Pipe()
     let output = Pipe()
     let errors = directory.path("stderr.txt")

@@ -167,7 +167,7 @@ struct ExponentialHistogramTests {
     let input = directory.path("indices.txt")
     try lines.write(toFile: input, atomically: true, encoding: .utf8)
     let checked = try await ChildProcess.runOffThePool(
-      "/usr/bin/env", ["python3", Self.script("check-otel-mapping.py"), input])
+      PythonModule.interpreter, [Self.script("check-otel-mapping.py"), input])
     #expect(checked.status == 0, "seed \(seed): \(checked.output)")
     #expect(checked.output == "checked \(13 * values.count)\n", "seed \(seed)")
   }
@@ -195,7 +195,7 @@ struct ExponentialHistogramTests {
     let input = directory.path("datasets.txt")
     try lines.write(toFile: input, atomically: true, encoding: .utf8)
     let exact = try await ChildProcess.runOffThePool(
-      "/usr/bin/env", ["python3", Self.script("numpy-lower-percentiles.py"), input])
+      PythonModule.interpreter, [Self.script("numpy-lower-percentiles.py"), input])
     try #require(exact.status == 0, "\(exact.output)")
     let rows = exact.output.split(separator: "\n")
     #expect(rows.count == 3 * points.count)
