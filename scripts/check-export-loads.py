@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Loads a `sleeve export` CSV and NDJSON file with every engine installed here (DuckDB,
-ClickHouse through chdb, pandas), using the one-line loads README shows, and checks that each
+ClickHouse through chdb, pandas), using the one-line loads docs/guide/sharing.md shows, and checks that each
 engine reads the same rows: count, failed count and total duration per file.
 
 Usage: scripts/check-export-loads.py sleeve.csv sleeve.ndjson

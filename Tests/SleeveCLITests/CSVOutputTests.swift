@@ -74,7 +74,7 @@ struct CSVOutputTests {
       !latency.out.split(separator: "\n").contains { $0.hasPrefix("=") || $0.hasPrefix("\"=") })
   }
 
-  @Test("export's CSV is the data format: a recorded formula is written exactly (README)")
+  @Test("export's CSV is the data format: a recorded formula is written exactly (output page)")
   func exportKeepsValuesExact() async throws {
     let fixture = try FixtureDatabase()
     try fixture.session(1, name: "=1+2")

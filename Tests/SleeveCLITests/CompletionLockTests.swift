@@ -3,8 +3,9 @@ import SleeveStore
 import SleeveTestSupport
 import Testing
 
-/// The completion helper keeps README's bound on a database another process holds locked:
-/// within 2 seconds it prints nothing and exits 0 (it took the 5 s busy timeout each Tab).
+/// The completion helper keeps its documented bound (`docs/guide/output.md`) on a database
+/// another process holds locked: within 2 seconds it prints nothing and exits 0 (it took the
+/// 5 s busy timeout each Tab).
 @Suite("Completion on a locked database")
 struct CompletionLockTests {
   @Test("__complete on a database locked by another process ends quietly within its 2 s")

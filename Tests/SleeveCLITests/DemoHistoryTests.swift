@@ -7,7 +7,7 @@ import Testing
 /// the across-run commands find.
 @Suite("demo --history", .serialized)
 struct DemoHistoryTests {
-  /// The history, recorded once for the test process (``RecordedHistory``: README's
+  /// The history, recorded once for the test process (``RecordedHistory``: the gate page's
   /// `sleeve demo --history`), then copied into a fresh directory for each test, so a test
   /// that writes (quarantine) changes only its own.
   static func record() async -> (directory: TemporaryDirectory, path: String, out: String) {

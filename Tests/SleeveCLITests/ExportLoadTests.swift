@@ -2,8 +2,8 @@ import Foundation
 import SleeveTestSupport
 import Testing
 
-/// The README's claim that DuckDB, ClickHouse (chdb) and pandas load the CSV and NDJSON
-/// exports without options, run for real by `scripts/check-export-loads.py`.
+/// The claim of `docs/guide/sharing.md` that DuckDB, ClickHouse (chdb) and pandas load the CSV
+/// and NDJSON exports without options, run for real by `scripts/check-export-loads.py`.
 @Suite("Export loads")
 struct ExportLoadTests {
   static let engines = ["duckdb", "chdb", "pandas"]

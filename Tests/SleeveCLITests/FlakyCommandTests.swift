@@ -163,9 +163,10 @@ struct FlakyCommandTests {
     await CLIRunner.expectUsageError(arguments, message, command: "flaky")
   }
 
-  @Test("the README's flaky and quarantine commands run on a history and exit 0, in order")
+  @Test("the flaky page's flaky and quarantine commands run on a history and exit 0, in order")
   func readmeCommandsRun() async throws {
-    let lines = try ReadmeCommandLine.block(after: "## Flaky handlers and quarantine")
+    let lines = try ReadmeCommandLine.block(
+      after: "## Flaky handlers and quarantine", in: "docs/guide/flaky.md")
     #expect(lines.count == 6)
     let history = try FlakyHistory(seed: Self.seed)
     for line in lines {

@@ -2,19 +2,19 @@ import Foundation
 import SleeveQuery
 import Testing
 
-/// README's check table under "Lint: closure-sleeve pitfalls" is the code's catalogue: the same
-/// checks in the same order, each with its severity, its pitfall and its fix.
-@Suite("Lint table in README")
+/// The check table under "Lint: closure-sleeve pitfalls" (`docs/guide/lint.md`) is the code's
+/// catalogue: the same checks in the same order, each with its severity, its pitfall and its fix.
+@Suite("Lint table in the lint reference page")
 struct LintReadmeTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
   /// The table's rows after the section's heading, each as its cells.
   static func rows() throws -> [[String]] {
-    let readme = try String(
-      contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let section = try #require(readme.range(of: "## Lint: closure-sleeve pitfalls\n"))
-    let lines = readme[section.upperBound...].split(
+    let page = try String(
+      contentsOf: root.appendingPathComponent("docs/guide/lint.md"), encoding: .utf8)
+    let section = try #require(page.range(of: "## Lint: closure-sleeve pitfalls\n"))
+    let lines = page[section.upperBound...].split(
       separator: "\n", omittingEmptySubsequences: false)
     let start = try #require(lines.firstIndex { $0.hasPrefix("| check |") })
     #expect(lines[start] == "| check | severity | what it finds | the fix |")
@@ -25,7 +25,7 @@ struct LintReadmeTests {
   }
 
   @Test(
-    "README's check table lists every LintCheck in order with its id, severity, pitfall and fix")
+    "the lint page's table lists every LintCheck in order with its id, severity, pitfall and fix")
   func tableIsTheCatalogue() throws {
     let expected = LintCheck.allCases.map { check -> [String] in
       // The explanation is the pitfall, then the fix, at its first "; ".

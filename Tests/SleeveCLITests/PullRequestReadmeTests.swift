@@ -2,16 +2,17 @@ import Foundation
 import SleeveTestSupport
 import Testing
 
-/// README's "Gate a pull request against main": its commands run as shown, with the exits and
-/// findings its comments promise.
-@Suite("README: gate a pull request against main", .serialized)
+/// "Gate a pull request against main" (`docs/guide/gate.md`): its commands run as shown, with
+/// the exits and findings its comments promise.
+@Suite("Gate page: gate a pull request against main", .serialized)
 struct PullRequestReadmeTests {
   @Test("every command of the section runs with the exit its comment states")
   func runsAsShown() async throws {
     let directory = TemporaryDirectory()
     let database = directory.path("history.sqlite")
     let environment = ["SLEEVE_DB": database]
-    let commands = try ReadmeCommandLine.block(after: "## Gate a pull request against main\n")
+    let commands = try ReadmeCommandLine.block(
+      after: "## Gate a pull request against main\n", in: "docs/guide/gate.md")
     #expect(commands.count == 8)
     #expect(commands.first?.arguments == RecordedHistory.arguments)
     var outputs: [String: String] = [:]

@@ -268,13 +268,14 @@ struct PushCommandTests {
       ])
   }
 
-  @Test("README's push commands run as shown: the second push sends nothing new")
+  @Test("the sharing page's push commands run as shown: the second push sends nothing new")
   func readmeCommandsRunAsShown() async throws {
     let directory = TemporaryDirectory()
     let environment = ["SLEEVE_DB": directory.path("sleeve.sqlite")]
     let server = try await LoopbackOTLPServer.start(["200"])
     defer { server.stop() }
-    let commands = try ReadmeCommandLine.block(after: "### Push to your collector")
+    let commands = try ReadmeCommandLine.block(
+      after: "### Push to your collector", in: "docs/guide/sharing.md")
     #expect(commands.map { $0.arguments.first ?? "" } == ["demo", "export", "export", "sessions"])
     var sent: [Int] = []
     var last = ""

@@ -1,10 +1,10 @@
 import Foundation
 import SleeveTestSupport
 
-/// A `sleeve` command line as README shows it, read the way a shell would for the simple
-/// lines README uses: words split on spaces, `'single'` and `"double"` quotes grouping, a
-/// `> file` redirection and a `# comment` taken off (the comment may say `exit N`: the exit
-/// the line promises, else 0).
+/// A `sleeve` command line as README or a reference page shows it, read the way a shell would
+/// for the simple lines they use: words split on spaces, `'single'` and `"double"` quotes
+/// grouping, a `> file` redirection and a `# comment` taken off (the comment may say `exit N`:
+/// the exit the line promises, else 0).
 struct ReadmeCommandLine {
   /// The arguments, without `sleeve`.
   let arguments: [String]
@@ -55,15 +55,21 @@ struct ReadmeCommandLine {
       } ?? 0
   }
 
-  /// The lines of the first `sh` block after `heading` in the package's README.md that run
-  /// `sleeve` (none when there is no such block).
-  static func block(after heading: String) throws -> [ReadmeCommandLine] {
-    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
-    let text = try String(contentsOf: readme, encoding: .utf8)
-    guard let range = text.range(of: heading),
-      let block = ReadmeSnippet.between("```sh", "```", in: String(text[range.upperBound...]))
-    else { return [] }
-    return block.filter { $0.hasPrefix("sleeve ") }.map(ReadmeCommandLine.init)
+  /// The lines of the first `sh` block after `heading` in `document` (a path relative to the
+  /// package's root: `README.md`, `docs/guide/gate.md`) that run `sleeve`.
+  ///
+  /// - Throws: `ReadmeSnippet.Missing` when the document, the heading or a `sh` block after it
+  ///   is missing, or the block runs no `sleeve`: a moved snippet fails its test.
+  static func block(after heading: String, in document: String) throws -> [ReadmeCommandLine] {
+    let section = try ReadmeSnippet.section(heading, of: document)
+    guard let block = ReadmeSnippet.between("```sh", "```", in: String(section)) else {
+      throw ReadmeSnippet.Missing(description: "no ```sh block after '\(heading)' in \(document)")
+    }
+    let lines = block.filter { $0.hasPrefix("sleeve ") }.map(ReadmeCommandLine.init)
+    guard !lines.isEmpty else {
+      throw ReadmeSnippet.Missing(
+        description: "the ```sh block after '\(heading)' in \(document) runs no sleeve")
+    }
+    return lines
   }
 }

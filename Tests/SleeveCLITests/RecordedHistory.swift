@@ -1,16 +1,16 @@
 import SleeveTestSupport
 
 /// `sleeve demo --history`, recorded once per test process and shared by every suite that
-/// reads it (`demo --history`, lint, report and chart tests, and README's pull-request
+/// reads it (`demo --history`, lint, report and chart tests, and the gate page's pull-request
 /// section): nine runs of the checkout demo are seconds of work, and one recording is enough
 /// for all of them. Readers that write copy the file first (``DemoHistoryTests/record()``).
 ///
-/// It is recorded exactly as README's "Gate a pull request against main" runs it: the built
-/// `sleeve` with the arguments ``arguments`` and the database named by `SLEEVE_DB`, so that
-/// section's test can take this recording as its first command's run.
+/// It is recorded exactly as "Gate a pull request against main" (`docs/guide/gate.md`) runs it:
+/// the built `sleeve` with the arguments ``arguments`` and the database named by `SLEEVE_DB`, so
+/// that section's test can take this recording as its first command's run.
 actor RecordedHistory {
   static let shared = RecordedHistory()
-  /// README's command: `sleeve demo --history`, at the default number of fires.
+  /// The gate page's command: `sleeve demo --history`, at the default number of fires.
   static let arguments = ["demo", "--history"]
   private let directory = TemporaryDirectory()
   private var recording: Task<(path: String, result: CLIRunner.Result), Never>?

@@ -74,7 +74,7 @@ struct RolloutTests {
     #expect(flags.out.contains("enabled by ci [command line]"))
   }
 
-  /// The README's rollout example, run for real.
+  /// The rollouts page's example, run for real.
   func readmeRolloutExample(databasePath: String, session: RecordingSession) throws -> Button {
     func legacyPay() throws {}
     func newPay() throws {}
@@ -92,7 +92,7 @@ struct RolloutTests {
     return pay
   }
 
-  @Test("the README's rollout example runs, and the README shows exactly it")
+  @Test("the rollouts page's example runs, and the page shows exactly it")
   func readmeRolloutExampleRuns() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("readme.sqlite")
@@ -105,7 +105,8 @@ struct RolloutTests {
     #expect(try reader.scalarInt("SELECT variant FROM outcomes") == 0)
     #expect(try reader.scalarText("SELECT owner FROM flags") == "payments")
     let (tested, shown) = try ReadmeSnippet.pair(
-      testFile: #filePath, marker: "ROLLOUT", heading: "## Rolling out behind flags")
+      testFile: #filePath, marker: "ROLLOUT", heading: "## Rolling out behind flags",
+      in: "docs/guide/rollouts.md")
     #expect(!tested.isEmpty)
     #expect(tested == shown)
   }

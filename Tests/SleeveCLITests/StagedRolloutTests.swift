@@ -107,7 +107,7 @@ struct StagedRolloutTests {
     #expect(!exits.contains(1), "seed \(seed): a healthy rollout never rolls back: \(exits)")
   }
 
-  /// The README's percentage-rollout example, run for real.
+  /// The rollouts page's percentage-rollout example, run for real.
   func readmeStagedExample(databasePath: String, signedInUserID: String) throws
     -> DatabaseFlagProvider
   {
@@ -123,7 +123,7 @@ struct StagedRolloutTests {
     return flags
   }
 
-  @Test("the README's percentage-rollout example runs, and the README shows exactly it")
+  @Test("the rollouts page's percentage-rollout example runs, and the page shows exactly it")
   func readmeStagedExampleRuns() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("readme.sqlite")
@@ -143,11 +143,12 @@ struct StagedRolloutTests {
     }
     pay.sendActions(for: .touchUpInside)
     try await session.end()
-    // The README's script line gives user-42's assignment at 25%: bucket 4856, so off.
+    // The rollouts page's script line gives user-42's assignment at 25%: bucket 4856, so off.
     #expect(ran == ["off"])
     let (tested, shown) = try ReadmeSnippet.pair(
       testFile: #filePath, marker: "STAGED",
-      heading: "### Percentage rollouts, stages, and a gate you can ask again and again")
+      heading: "### Percentage rollouts, stages, and a gate you can ask again and again",
+      in: "docs/guide/rollouts.md")
     #expect(tested == shown)
   }
 

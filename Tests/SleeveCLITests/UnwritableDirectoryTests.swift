@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// A command that creates a database in a directory it may not write to says "permission
-/// denied" (66, as README's exit codes say), never SQLite's "unable to open database file".
+/// denied" (66, as `docs/guide/output.md` says), never SQLite's "unable to open database file".
 @Suite("Creating a database in an unwritable directory")
 struct UnwritableDirectoryTests {
   @Test(

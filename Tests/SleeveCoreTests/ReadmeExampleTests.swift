@@ -4,9 +4,9 @@ import SleeveTestSupport
 import Testing
 
 @MainActor
-@Suite("README")
+@Suite("The core reference page's example")
 struct ReadmeExampleTests {
-  @Test("the README's core example runs and does what its comments say")
+  @Test("the core page's example runs and does what its comments say")
   func readmeExampleRuns() {
     // README:begin
     final class CheckoutModel {
@@ -51,10 +51,11 @@ struct ReadmeExampleTests {
     #expect(flows == ["new", "old"])
   }
 
-  @Test("the README shows exactly the example this suite runs")
+  @Test("the core page shows exactly the example this suite runs")
   func readmeShowsTheTestedExample() throws {
     let (tested, shown) = try ReadmeSnippet.pair(
-      testFile: #filePath, marker: "README", heading: "## Using the core")
+      testFile: #filePath, marker: "README", heading: "## Using the core",
+      in: "docs/guide/core.md")
     #expect(tested == shown)
   }
 }

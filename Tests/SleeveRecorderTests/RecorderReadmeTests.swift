@@ -4,11 +4,11 @@ import SleeveTestSupport
 import Testing
 
 @MainActor
-@Suite("README, recorder")
+@Suite("README and the recording page, recorder example")
 struct RecorderReadmeTests {
   struct Declined: Error {}
 
-  @Test("the README's recorder example runs and records what it says")
+  @Test("the recorder example of README and the recording page runs and records what it says")
   func readmeRecorderExampleRuns() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path("sleeve.sqlite")
@@ -38,10 +38,14 @@ struct RecorderReadmeTests {
           + "GROUP BY 1 ORDER BY 1") == ["failed|10", "ok|90"])
   }
 
-  @Test("the README shows exactly the recorder example this suite runs")
-  func readmeShowsTheTestedRecorderExample() throws {
+  @Test(
+    "README and the recording page show exactly the recorder example this suite runs",
+    arguments: [
+      ("README.md", "## Record a session"), ("docs/guide/recording.md", "## Recording sessions"),
+    ])
+  func readmeShowsTheTestedRecorderExample(document: String, heading: String) throws {
     let (tested, shown) = try ReadmeSnippet.pair(
-      testFile: #filePath, marker: "RECORDER", heading: "## Recording sessions")
+      testFile: #filePath, marker: "RECORDER", heading: heading, in: document)
     #expect(!tested.isEmpty)
     #expect(tested == shown)
   }

@@ -2,19 +2,19 @@ import Foundation
 import SleeveRecorder
 import Testing
 
-/// README's table "Where a session ran" is the code's table: the same variables, in the same
-/// order of preference.
-@Suite("Run context table in README")
+/// The table "Where a session ran" (`docs/guide/recording.md`) is the code's table: the same
+/// variables, in the same order of preference.
+@Suite("Run context table in the recording reference page")
 struct RunContextReadmeTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
   /// The table's rows after `### Where a session ran`: the field, then one cell per system.
   static func table() throws -> [(field: String, cells: [String])] {
-    let readme = try String(
-      contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let section = try #require(readme.range(of: "### Where a session ran"))
-    let lines = readme[section.upperBound...].split(
+    let page = try String(
+      contentsOf: root.appendingPathComponent("docs/guide/recording.md"), encoding: .utf8)
+    let section = try #require(page.range(of: "### Where a session ran"))
+    let lines = page[section.upperBound...].split(
       separator: "\n", omittingEmptySubsequences: false)
     let start = try #require(lines.firstIndex { $0.hasPrefix("| field |") })
     return lines[(start + 2)...].prefix { $0.hasPrefix("|") }.map { line in
@@ -48,7 +48,7 @@ struct RunContextReadmeTests {
     return parts.map { String($0.dropFirst().dropLast()) }
   }
 
-  /// The field README's row `name` shows, read from `context`.
+  /// The field the page's row `name` shows, read from `context`.
   static func field(_ name: String, of context: RunContext) -> String?? {
     switch name {
     case "commit": context.commit
@@ -64,7 +64,7 @@ struct RunContextReadmeTests {
     }
   }
 
-  @Test("README names exactly the variables the code reads")
+  @Test("the page names exactly the variables the code reads")
   func sameVariables() throws {
     let shown = Set(try Self.table().flatMap { $0.cells.flatMap(Self.variables) })
     let source = try String(
@@ -80,7 +80,7 @@ struct RunContextReadmeTests {
     #expect(shown.count > 50)
   }
 
-  @Test("each field of each system follows README's order of preference")
+  @Test("each field of each system follows the page's order of preference")
   func sameOrder() throws {
     let rows = try Self.table()
     let markers = try #require(rows.first { $0.field == "marker" })

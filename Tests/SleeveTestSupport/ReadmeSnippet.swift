@@ -1,7 +1,35 @@
 import Foundation
 
-/// Extracts the example code shown in README.md and the code a test runs, for comparison.
+/// Extracts the example code shown in README.md and the reference pages under `docs/guide/`,
+/// and the code a test runs, for comparison.
 public enum ReadmeSnippet {
+  /// The package's root directory (two levels above this file's directory).
+  public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The text of `document`, a path relative to the package's root (`README.md`,
+  /// `docs/guide/lint.md`).
+  ///
+  /// - Throws: `Missing` when the document cannot be read, so a moved page fails its tests.
+  public static func text(of document: String) throws -> String {
+    do {
+      return try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+    } catch {
+      throw Missing(description: "\(document) cannot be read: \(error)")
+    }
+  }
+
+  /// The text of `document` from the first occurrence of `heading` on.
+  ///
+  /// - Throws: `Missing` when the document cannot be read or has no such heading.
+  public static func section(_ heading: String, of document: String) throws -> Substring {
+    let text = try text(of: document)
+    guard let range = text.range(of: heading) else {
+      throw Missing(description: "no '\(heading)' in \(document)")
+    }
+    return text[range.upperBound...]
+  }
+
   /// The lines strictly between the first line equal to `begin` and the next equal to `end`.
   public static func between(_ begin: String, _ end: String, in text: String) -> [String]? {
     let lines = text.components(separatedBy: "\n")
@@ -34,28 +62,28 @@ public enum ReadmeSnippet {
   public struct Missing: Error, CustomStringConvertible {
     /// What is missing.
     public let description: String
+
+    /// A snippet missing as `description` says.
+    public init(description: String) { self.description = description }
   }
 
   /// The example between `// MARKER:begin` and `// MARKER:end` in `testFile`, and the first
-  /// Swift block after `heading` in the package's README.md, both dedented.
+  /// Swift block after `heading` in `document` (a path relative to the package's root, such as
+  /// `README.md` or `docs/guide/core.md`), both dedented.
   ///
   /// - Throws: `Missing` when either is absent or empty, so that two vanished snippets can
   ///   never compare equal.
-  public static func pair(testFile: String, marker: String, heading: String) throws -> (
-    tested: [String], shown: [String]
-  ) {
-    let testURL = URL(fileURLWithPath: testFile)
-    let root = testURL.deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let source = try String(contentsOf: testURL, encoding: .utf8)
+  public static func pair(testFile: String, marker: String, heading: String, in document: String)
+    throws -> (tested: [String], shown: [String])
+  {
+    let source = try String(contentsOf: URL(fileURLWithPath: testFile), encoding: .utf8)
     let tested = between("// \(marker):begin", "// \(marker):end", in: source) ?? []
-    let shown = swiftBlock(after: heading, in: readme) ?? []
+    let shown = swiftBlock(after: heading, in: try text(of: document)) ?? []
     guard tested.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
       throw Missing(description: "no code between // \(marker):begin and :end in \(testFile)")
     }
     guard shown.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-      throw Missing(description: "no ```swift block after '\(heading)' in README.md")
+      throw Missing(description: "no ```swift block after '\(heading)' in \(document)")
     }
     return (dedented(tested), dedented(shown))
   }

@@ -33,8 +33,9 @@ struct DocFinding: Equatable, CustomStringConvertible {
 /// - **Paths.** A code span that starts with `Sources/`, `Tests/`, `Migrations/`, `scripts/`,
 ///   `docs/` or `.ci/` (a trailing `:line` or `:line:column` and a trailing `/` are allowed)
 ///   names a file or directory that exists; one with `*` matches at least one file. A code span
-///   that is a bare file name (`Control.swift`, `RELIABILITY.md`) is some file's name. Spans
-///   with a space, `<`, `…` or `...` are patterns or prose, not paths.
+///   that is a bare file name (`Control.swift`, `RELIABILITY.md`) is some file's name (or one
+///   of ``externalFileNames``). Spans with a space, `<`, `…` or `...` are patterns or prose,
+///   not paths.
 /// - **Links.** A link to a local file (`[x](docs/core.md)`, relative to the doc) points at a
 ///   file or directory that exists, and its `#anchor`, if any, at a heading of that file
 ///   (GitHub's slugs). `http`, `https` and `mailto` links are not fetched.
@@ -61,15 +62,20 @@ struct DocReferences {
     "Int64", "Int128", "Mutex", "Self", "Sendable", "String", "Task", "Unmanaged",
     "Process", "URLSession", "HTTPURLResponse", "IssueHandlingTrait", "XCTestCase", "XCTSkip",
     "Synchronization", "Foundation", "FoundationNetworking", "Dispatch", "Glibc", "Darwin",
-    "ObjectiveC", "Testing", "XCTest",
+    "ObjectiveC", "Testing", "XCTest", "Test", "Issue",
     // UIKit and AppKit.
     "UIKit", "AppKit", "UIControl", "UIAction", "UIButton", "UISwitch", "UISlider",
     "UITextField", "UISegmentedControl", "UIStepper", "UIDatePicker", "NSControl", "NSView",
     "NSButton", "NSSlider", "NSTextField",
     // Other projects: GrowthBook's gbstats, statsmodels, OpenTelemetry's protocol.
     "TestSequentialTTest", "NormalIndPower", "ExportTraceServiceRequest",
-    "ExponentialHistogramDataPoint",
+    "ExportMetricsServiceRequest", "ExponentialHistogramDataPoint",
   ]
+
+  /// Bare file names the docs cite that are not the repository's: another project's file
+  /// (Unicode's `EastAsianWidth.txt`) and the placeholder a registration site is shown with
+  /// (`File.swift:42`).
+  static let externalFileNames: Set<String> = ["EastAsianWidth.txt", "File.swift"]
 
   /// The directories a backticked path may start with.
   static let pathRoots = ["Sources/", "Tests/", "Migrations/", "scripts/", "docs/", ".ci/"]
@@ -138,7 +144,7 @@ struct DocReferences {
       return index.exists(path) ? nil : "`\(span)` names no file or directory in the repository"
     }
     if Self.isFileName(path) {
-      return index.fileNames.contains(path)
+      return index.fileNames.contains(path) || Self.externalFileNames.contains(path)
         ? nil : "`\(span)` is the name of no file in the repository"
     }
     return nil
@@ -213,18 +219,16 @@ struct DocReferences {
       }
     }
     guard !anchor.isEmpty else { return nil }
-    if cache[resolved] == nil {
-      if resolved == document {
-        cache[resolved] = Self.anchors(of: text)
-      } else {
-        guard
-          let other = try? String(
-            contentsOf: index.root.appendingPathComponent(resolved), encoding: .utf8)
-        else { return "the link `\(target)` leads to a file that cannot be read" }
-        cache[resolved] = Self.anchors(of: other)
-      }
+    // The document's own headings come from `text` (which may be a fixture not on disk); every
+    // other file's from the index, read once per process.
+    let headings: Set<String>
+    if resolved == document {
+      if cache[resolved] == nil { cache[resolved] = Self.anchors(of: text) }
+      headings = cache[resolved, default: []]
+    } else {
+      headings = index.anchors[resolved, default: []]
     }
-    return cache[resolved, default: []].contains(anchor)
+    return headings.contains(anchor)
       ? nil : "the link `\(target)` names no heading of \(resolved)"
   }
 
@@ -236,7 +240,7 @@ struct DocReferences {
     var anchors = Set<String>()
     var inFence = false
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      if line.hasPrefix("```") { inFence.toggle() }
+      if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") { inFence.toggle() }
       guard !inFence, let heading = line.firstMatch(of: /^#{1,6} +(.*?) *#* *$/) else { continue }
       let slug = String(
         heading.output.1.lowercased().unicodeScalars.compactMap { scalar -> Character? in

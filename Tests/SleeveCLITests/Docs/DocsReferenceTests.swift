@@ -1,21 +1,41 @@
 import Foundation
 import Testing
 
-/// The maintainer docs name only what exists: every path, local link, type-like Swift name
-/// and pinned test in `ARCHITECTURE.md`, `BENCHMARKS.md`, `RELIABILITY.md` and `docs/*.md`
-/// (rules: ``DocReferences``), and `ARCHITECTURE.md` stays a one-page overview.
+/// The docs name only what exists: every path, local link (and its `#anchor`), type-like Swift
+/// name and pinned test in `README.md`, `ARCHITECTURE.md`, `BENCHMARKS.md`, `RELIABILITY.md`
+/// and every `docs/**/*.md` (rules: ``DocReferences``); `README.md` stays a newcomer's page
+/// that links every reference page of `docs/guide/`, and `ARCHITECTURE.md` a one-page overview
+/// that links every subsystem page of `docs/`.
 @Suite("Docs name what exists")
 struct DocsReferenceTests {
-  /// The repository the docs are checked against.
+  /// The repository the docs are checked against, with every heading's anchor (read once).
   static let index = RepositoryIndex.current
 
   /// The docs held to the repository, relative to its root.
   static let documents: [String] =
-    ["ARCHITECTURE.md", "BENCHMARKS.md", "RELIABILITY.md"]
+    ["README.md", "ARCHITECTURE.md", "BENCHMARKS.md", "RELIABILITY.md"]
     + index.files.filter { $0.hasPrefix("docs/") && $0.hasSuffix(".md") }.sorted()
+
+  /// The maintainers' subsystem pages: `docs/*.md`, linked from `ARCHITECTURE.md`.
+  static let subsystemPages = documents.filter {
+    $0.hasPrefix("docs/") && $0.split(separator: "/").count == 2
+  }
+
+  /// The users' reference pages: `docs/guide/*.md`, linked from `README.md`.
+  static let guidePages = documents.filter { $0.hasPrefix("docs/guide/") }
 
   /// The most lines `ARCHITECTURE.md` may have: it is the map, the detail is under `docs/`.
   static let overviewLineLimit = 250
+
+  /// The most lines `README.md` may have: a newcomer reads it in five minutes; the reference is
+  /// under `docs/guide/`.
+  static let readmeLineLimit = 250
+
+  /// The number of lines of `text` (a final line break ends the last line, it starts none).
+  static func lineCount(_ text: String) -> Int {
+    text.split(separator: "\n", omittingEmptySubsequences: false).count
+      - (text.hasSuffix("\n") ? 1 : 0)
+  }
 
   /// The findings of one kind in `document`.
   static func findings(_ kinds: Set<DocFinding.Kind>, in document: String) throws -> [String] {
@@ -41,13 +61,55 @@ struct DocsReferenceTests {
   func overviewIsOnePage() throws {
     let text = try String(
       contentsOf: Self.index.root.appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)
-    let lines =
-      text.split(separator: "\n", omittingEmptySubsequences: false).count
-      - (text.hasSuffix("\n") ? 1 : 0)
+    let lines = Self.lineCount(text)
     #expect(lines <= Self.overviewLineLimit, "ARCHITECTURE.md has \(lines) lines")
-    let pages = Self.documents.filter { $0.hasPrefix("docs/") }
-    #expect(!pages.isEmpty)
-    #expect(pages.filter { !text.contains("](\($0))") } == [])
+    #expect(!Self.subsystemPages.isEmpty)
+    #expect(Self.subsystemPages.filter { !text.contains("](\($0))") } == [])
+  }
+
+  @Test("README.md is at most 250 lines and links every reference page under docs/guide/")
+  func readmeIsShort() throws {
+    let text = try String(
+      contentsOf: Self.index.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let lines = Self.lineCount(text)
+    #expect(lines <= Self.readmeLineLimit, "README.md has \(lines) lines")
+    #expect(!Self.guidePages.isEmpty)
+    #expect(Self.guidePages.filter { !text.contains("](\($0)") } == [])
+  }
+
+  @Test("the rules find a dead link and a dead anchor in README and in a reference page")
+  func rulesFindDeadLinksAndAnchors() {
+    let readme = """
+      # Sleeve
+
+      ## Gate CI: check, `diff` & baselines
+
+      Real: [the gate](docs/guide/gate.md), [its section](docs/guide/gate.md#gate-a-pull-request-against-main),
+      [here](#gate-ci-check-diff--baselines), [the map](ARCHITECTURE.md).
+
+      Wrong: [gone](docs/guide/gates.md), [no heading](docs/guide/gate.md#gate-a-pull-request),
+      [not here](#gate-ci).
+      """
+    let page = """
+      # A reference page
+
+      [Up](../../README.md#test), [beside](lint.md#lint-closure-sleeve-pitfalls),
+      [a moved section](../../README.md#install), [a typo](lint.md#lint-closure-sleeve-pitfall),
+      [a missing page](../guides/lint.md).
+      """
+    let rules = DocReferences(index: Self.index)
+    let findings =
+      rules.findings(in: readme, document: "README.md")
+      + rules.findings(in: page, document: "docs/guide/x.md")
+    #expect(
+      findings.map(\.description) == [
+        "README.md:8: the link `docs/guide/gates.md` leads to no file in the repository",
+        "README.md:8: the link `docs/guide/gate.md#gate-a-pull-request` names no heading of docs/guide/gate.md",
+        "README.md:9: the link `#gate-ci` names no heading of README.md",
+        "docs/guide/x.md:4: the link `../../README.md#install` names no heading of README.md",
+        "docs/guide/x.md:4: the link `lint.md#lint-closure-sleeve-pitfall` names no heading of docs/guide/lint.md",
+        "docs/guide/x.md:5: the link `../guides/lint.md` leads to no file in the repository",
+      ])
   }
 
   @Test("the rules find a wrong path, a dead link or anchor, a misspelt type and a missing test")

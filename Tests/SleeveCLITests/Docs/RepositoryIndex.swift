@@ -1,7 +1,8 @@
 import Foundation
 
 /// What the repository holds, for checking what its Markdown docs name: every file and
-/// directory (relative to the root), and every name a Swift file declares.
+/// directory (relative to the root), every name a Swift file declares, and every Markdown
+/// heading's anchor.
 ///
 /// A name is *declared* when it follows `struct`, `enum`, `class`, `protocol`, `actor`,
 /// `typealias`, `associatedtype`, `func`, `var`, `let` or `case` (each name of a `case a, b`
@@ -27,6 +28,10 @@ struct RepositoryIndex {
   let testFunctions: Set<String>
   /// The package's target names, read from `Package.swift` (`name: "SleeveCore"`).
   let modules: Set<String>
+  /// The anchors of every Markdown file's headings, by the file's path (GitHub's slugs,
+  /// ``DocReferences/anchors(of:)``): read once with the rest of the index, so checking a link
+  /// never reads a file again.
+  let anchors: [String: Set<String>]
 
   /// The repository this test file is in (three levels up from it).
   static let current: RepositoryIndex = {
@@ -43,6 +48,7 @@ struct RepositoryIndex {
     var declared = Set<String>()
     var testTypes = Set<String>()
     var testFunctions = Set<String>()
+    var anchors: [String: Set<String>] = [:]
     let rootPath = root.standardizedFileURL.path
     let walker = FileManager.default.enumerator(
       at: root, includingPropertiesForKeys: [.isDirectoryKey])
@@ -61,6 +67,10 @@ struct RepositoryIndex {
         continue
       }
       files.insert(relative)
+      if name.hasSuffix(".md"), let text = try? String(contentsOf: url, encoding: .utf8) {
+        anchors[relative] = DocReferences.anchors(of: text)
+        continue
+      }
       guard name.hasSuffix(".swift"),
         relative.hasPrefix("Sources/") || relative.hasPrefix("Tests/"),
         let text = try? String(contentsOf: url, encoding: .utf8)
@@ -78,6 +88,7 @@ struct RepositoryIndex {
     self.declared = declared
     self.testTypes = testTypes
     self.testFunctions = testFunctions
+    self.anchors = anchors
     let manifest =
       (try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8))
       ?? ""

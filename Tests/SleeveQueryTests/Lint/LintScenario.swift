@@ -8,9 +8,9 @@ import SleeveTestSupport
 /// one lint pitfall at a time is added.
 ///
 /// The clean wiring: `pay` with a `submit` handler that a second site replaces on purpose
-/// (same owner type, one way, as README's core example does), `code` validating each
-/// character, `gift` reading its state, and a disabled `later` button tapped once. Each
-/// control gets at most two interactions, so no rage burst appears by accident.
+/// (same owner type, one way, as the core example of `docs/guide/core.md` does), `code`
+/// validating each character, `gift` reading its state, and a disabled `later` button tapped
+/// once. Each control gets at most two interactions, so no rage burst appears by accident.
 @MainActor
 final class CheckoutScreen {
   final class Model {
