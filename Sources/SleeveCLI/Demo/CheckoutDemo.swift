@@ -45,7 +45,7 @@ final class CheckoutDemo {
   /// How one run of the screen behaves: the plain demo, or one run of a recorded history.
   struct Run {
     /// The session's name.
-    var name = "demo: checkout screen"
+    var name = "Checkout screen (demo)"
     /// Where it ran (`nil`: as the environment says).
     var context: RunContext?
     /// The test it records, if any.
