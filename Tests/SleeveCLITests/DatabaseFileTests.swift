@@ -143,7 +143,7 @@ struct DatabaseFileTests {
     #expect(recorded.exit == 0)
     let listed = await CLIRunner.run(["sessions", "--db", empty])
     #expect(listed.exit == 0)
-    #expect(listed.out.contains("demo: checkout screen"))
+    #expect(listed.out.contains("Checkout screen (demo)"))
   }
 
   /// Runs `command` (a copy of the binary, maybe through setpriv), again when the exec failed

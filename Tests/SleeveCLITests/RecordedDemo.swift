@@ -1,8 +1,9 @@
 import SleeveTestSupport
 
-/// `sleeve demo --fires 200`, recorded once per test process in a child process, for tests
-/// that only read what it recorded (a refused option never opens the file for writing): a demo
-/// is a second of main-actor work and a person's pauses, which one recording pays once.
+/// `sleeve demo`, as README's first command runs it (2,000 fires), recorded once per test
+/// process in a child process, for tests that only read what it recorded (a refused option
+/// never opens the file for writing; readers that write copy it first). Its durations are
+/// simulated, so its figures are the same in every test process on any machine.
 actor RecordedDemo {
   static let shared = RecordedDemo()
   private let directory = TemporaryDirectory()
@@ -13,7 +14,7 @@ actor RecordedDemo {
     if recording == nil {
       let path = directory.path("demo.sqlite")
       recording = Task {
-        let result = try? await CLIRunner.runChild(["demo", "--db", path, "--fires", "200"])
+        let result = try? await CLIRunner.runChild(["demo", "--db", path])
         return (path, result?.exit ?? -1)
       }
     }

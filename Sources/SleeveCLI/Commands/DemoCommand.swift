@@ -12,6 +12,8 @@ enum DemoCommand: Command {
       instead: eight of a checkout test on main across four commits (one handler flaky),
       then one on a branch with a slower, more failing handler, a new failure type and the
       visit's pitfalls, with CI context filled in: ready for diff, flaky, check and lint.
+      Handlers' durations are simulated from a fixed seed, not measured, so every figure
+      is the same on any machine; the sessions are tagged simulated-durations.
       """,
     options: [SharedOptions.db.spec, fires.spec, history.spec])
 
@@ -37,22 +39,30 @@ enum DemoCommand: Command {
     }.run(path: context.databasePath)
     let shownPath = TerminalText.escaped(context.databasePath)
     let db = context.databasePath == "sleeve.sqlite" ? "" : " --db \(shownPath)"
+    let sleeve = sleeveCommand(context)
     console.out(
       """
       Recorded session \(summary.sessionID) '\(summary.sessionName)': \(summary.replayed) \
       replayed taps, toggles and typing on a checkout screen, then one visit by hand with \
-      each pitfall sleeve lint finds, into \(shownPath).
+      each pitfall sleeve lint finds, into \(shownPath) (durations simulated: the same on \
+      any machine).
 
       Try next:
-        sleeve sessions\(db)
-        sleeve errors\(db) --by handler
-        sleeve latency\(db) --by handler --percentiles 50,95,99
-        sleeve flags\(db)
-        sleeve check\(db) --max-error-rate 5% --max-p99 10ms
-        sleeve lint\(db)
+        \(sleeve) sessions\(db)
+        \(sleeve) errors\(db) --by handler
+        \(sleeve) latency\(db) --by handler --percentiles 50,95,99
+        \(sleeve) flags\(db)
+        \(sleeve) check\(db) --max-error-rate 5% --max-p99 10ms
+        \(sleeve) lint\(db)
 
       """)
     return .success
+  }
+
+  /// How the hints start: `sleeve` when the one on `PATH` is this one, else `swift run sleeve`.
+  private static func sleeveCommand(_ context: CommandContext) -> String {
+    SleeveInvocation.command(
+      running: SleeveInvocation.running(), path: context.console.environment["PATH"])
   }
 
   /// Records ``DemoHistory``'s runs and says what to try on them.
@@ -66,19 +76,21 @@ enum DemoCommand: Command {
     }
     let shownPath = TerminalText.escaped(context.databasePath)
     let db = context.databasePath == "sleeve.sqlite" ? "" : " --db \(shownPath)"
+    let sleeve = sleeveCommand(context)
+    let baseline = "'branch=\(DemoHistory.mainBranch),last=20'"
     context.console.out(
       """
       Recorded sessions \(ids.first ?? 0)-\(ids.last ?? 0): 8 runs of CheckoutTests on \
       \(DemoHistory.mainBranch) across 4 commits, then 1 on \(DemoHistory.candidateBranch), \
       \(fires) replayed taps, toggles and typing each (the branch's run with the visit's \
-      pitfalls), into \(shownPath).
+      pitfalls), into \(shownPath) (durations simulated: the same on any machine).
 
       Try next:
-        sleeve sessions\(db) --session all
-        sleeve diff\(db) --baseline 'branch=\(DemoHistory.mainBranch)'
-        sleeve flaky\(db)
-        sleeve check\(db) --baseline 'branch=\(DemoHistory.mainBranch)'
-        sleeve lint\(db) --branch \(DemoHistory.candidateBranch)
+        \(sleeve) sessions\(db) --session all
+        \(sleeve) diff\(db) --baseline \(baseline)
+        \(sleeve) flaky\(db)
+        \(sleeve) check\(db) --baseline \(baseline)
+        \(sleeve) lint\(db) --branch \(DemoHistory.candidateBranch)
 
       """)
     return .success

@@ -5,7 +5,9 @@ import SleeveRecorder
 /// field, a flaky handler, a slow async handler, a handler whose owner is released, and a flag
 /// rolled back halfway through. Its traffic is replayed as programmatic fires
 /// (``ReplayedTraffic``); then, unless the run says otherwise, one user visits the screen by
-/// hand (``CheckoutVisit``), so `sleeve lint` finds each of its checks once.
+/// hand (``CheckoutVisit``), so `sleeve lint` finds each of its checks once. Handlers take
+/// simulated time (``Simulation``, ``SimulatedTime``), so the recording is the same on any
+/// machine.
 @MainActor
 final class CheckoutDemo {
   /// What a run recorded (not the session itself, so the recorder closes, and checkpoints
@@ -20,27 +22,6 @@ final class CheckoutDemo {
   /// The analytics model the owner-bound handler belongs to; released halfway.
   final class Analytics {
     var events = 0
-  }
-
-  /// Simulated work and failures, from a fixed-seed generator so every run is the same.
-  struct Simulation {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed &* 6_364_136_223_846_793_005 &+ 1 }
-
-    /// A value in 0..<bound.
-    mutating func next(_ bound: UInt64) -> UInt64 {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return (state >> 33) % bound
-    }
-
-    /// Spins for a few hundred nanoseconds, with a long tail now and then.
-    mutating func work(_ scale: UInt64) {
-      let spins = next(100) < 3 ? 2_000 * scale : 50 + next(200) * scale
-      var sink: UInt64 = 0
-      for index in 0..<spins { sink = sink &+ index &* 31 }
-      if sink == 42 { state &+= 1 }
-    }
   }
 
   struct CardDeclined: Error, CustomStringConvertible {
@@ -64,7 +45,7 @@ final class CheckoutDemo {
   /// How one run of the screen behaves: the plain demo, or one run of a recorded history.
   struct Run {
     /// The session's name.
-    var name = "demo: checkout screen"
+    var name = "Checkout screen (demo)"
     /// Where it ran (`nil`: as the environment says).
     var context: RunContext?
     /// The test it records, if any.
@@ -107,8 +88,8 @@ final class CheckoutDemo {
     if run.context != nil { options.contextEnvironment = [:] }
     let recorder = try await Recorder(path: path, options: options)
     let session = try await recorder.startSession(
-      name: run.name, tags: ["demo"], environment: ["CI", "USER"], context: run.context,
-      test: run.test)
+      name: run.name, tags: ["demo", SimulatedTime.tag], environment: ["CI", "USER"],
+      context: run.context, test: run.test)
     let flags = InMemoryFlagProvider(
       ["new-checkout": .enabled],
       definitions: [
@@ -117,14 +98,15 @@ final class CheckoutDemo {
           thresholds: FlagThresholds(maxErrorRate: 0.02, maxP99: .milliseconds(5), minSamples: 50))
       ])
     session.record(flags)
-    var simulation = Simulation(seed: run.seed)
+    let simulation = Simulation(seed: run.seed)
+    let time = SimulatedTime(session: session, simulation: simulation)
     let run = self.run
     var analytics: Analytics? = Analytics()
 
-    let pay = Button(name: "checkout.pay", observer: session, flags: flags)
-    let giftWrap = Switch(name: "checkout.gift-wrap", observer: session)
-    let promo = TextField(name: "checkout.promo-code", observer: session)
-    let cancel = Button(name: "checkout.cancel", observer: session)
+    let pay = Button(name: "checkout.pay", observer: time, flags: flags)
+    let giftWrap = Switch(name: "checkout.gift-wrap", observer: time)
+    let promo = TextField(name: "checkout.promo-code", observer: time)
+    let cancel = Button(name: "checkout.cancel", observer: time)
 
     pay.on(.touchUpInside, id: "validate-cart") { _ in simulation.work(1) }
     pay.on(.touchUpInside, id: "charge-card") { _ in
@@ -153,10 +135,11 @@ final class CheckoutDemo {
       }
     }
     var quotes = 0
-    giftWrap.on(.valueChanged, id: "fetch-shipping-quote") { toggle in
+    giftWrap.on(.valueChanged, id: "fetch-shipping-quote") { toggle async throws in
       guard toggle.isOn else { return }
       quotes += 1
-      if quotes % 20 == 0 { try await Task.sleep(for: .milliseconds(2)) }
+      // The network: every 20th quote waits 2 ms, the others a plain handler's moment.
+      if quotes % 20 == 0 { simulation.takes(.milliseconds(2)) }
       if simulation.next(1_000) < run.quoteTimeoutsPerThousand {
         throw ShippingTimeout(milliseconds: 2_000 + simulation.next(500))
       }
@@ -191,7 +174,9 @@ final class CheckoutDemo {
       }
     }
     await giftWrap.waitUntilIdle()
-    if run.pitfalls { await CheckoutVisit(observer: session).run(cancel: cancel) }
+    if run.pitfalls {
+      await CheckoutVisit(time: time, simulation: simulation).run(cancel: cancel)
+    }
     // The owners the run does not release live until the session ends: an owner gone early
     // would orphan its handler.
     withExtendedLifetime((router, analytics)) {}

@@ -1,4 +1,3 @@
-import Foundation
 import SleeveCore
 
 /// One user's visit to the checkout screen after the replayed traffic: real taps, toggles and
@@ -13,16 +12,17 @@ import SleeveCore
 /// - dead-interaction: the Apple Pay button is wired to `valueChanged`, which a tap never
 ///   sends, and the user taps it;
 /// - rage-interaction: three taps on Apply, a person's 150 ms apart, while its async handler
-///   waits on the network;
+///   waits 400 ms on the network;
 /// - error-interaction: an unknown postcode makes the address lookup throw;
-/// - main-thread-stall: saving the card encrypts it synchronously (about 20 ms, once);
+/// - main-thread-stall: saving the card encrypts it synchronously (20 ms, once);
 /// - nesting-pressure: express shipping's handler sends its own event again, until the
 ///   nesting limit (`Control.nestingLimit`, left at its default) refuses it.
 ///
 /// The orphaned handler is the replayed traffic's own `track-purchase`, whose analytics owner
 /// is released while the pay button keeps firing. Every control but Apply gets at most one
 /// interaction here, so Apply is the only rage burst; the owners live as long as the visit, so
-/// no handler of the visit is orphaned.
+/// no handler of the visit is orphaned. Its times are simulated (``SimulatedTime``): the
+/// encryption, the network and the person's pauses take no real time.
 @MainActor
 final class CheckoutVisit {
   /// The address form, configured once from `viewDidLoad` and again from `viewWillAppear`.
@@ -64,27 +64,29 @@ final class CheckoutVisit {
   private let sheet = CheckoutSheet()
   private let coordinator = CheckoutCoordinator()
   private var confirmations = 0
-  private let observer: any DispatchObserver
+  private let time: SimulatedTime
+  private let simulation: Simulation
 
-  /// A visit whose controls report to `observer`.
-  init(observer: any DispatchObserver) {
-    self.observer = observer
+  /// A visit whose controls report to `time`, its handlers taking `simulation`'s time.
+  init(time: SimulatedTime, simulation: Simulation) {
+    self.time = time
+    self.simulation = simulation
   }
 
   /// Runs the visit; `cancel` is the screen's cancel button, already wired by target-action.
   func run(cancel: Button) async {
-    let postcode = TextField(name: "checkout.postcode", observer: observer)
+    let postcode = TextField(name: "checkout.postcode", observer: time)
     postcode.on(.editingDidEnd, id: "look-up-address") { field in
       guard field.text.hasPrefix("SW1") else { throw UnknownPostcode(postcode: field.text) }
     }
     postcode.type("00000")
 
-    let save = Button(name: "checkout.save-address", observer: observer)
+    let save = Button(name: "checkout.save-address", observer: time)
     form.configure(save: save)  // viewDidLoad
     form.configure(save: save)  // viewWillAppear: the same site again
     save.tap()
 
-    let express = Switch(name: "checkout.express-shipping", observer: observer)
+    let express = Switch(name: "checkout.express-shipping", observer: time)
     express.on(.valueChanged, id: "sync-express") { toggle in
       // Announces the change again to keep the summary in step: the announcement runs this
       // handler again, and so on until the nesting limit refuses a fire.
@@ -92,31 +94,30 @@ final class CheckoutVisit {
     }
     express.toggle()
 
-    let saveCard = Switch(name: "checkout.save-card", observer: observer)
-    saveCard.on(.valueChanged, id: "encrypt-card") { _ in
-      Thread.sleep(forTimeInterval: 0.020)  // business logic on the main thread: one frame lost
+    let saveCard = Switch(name: "checkout.save-card", observer: time)
+    saveCard.on(.valueChanged, id: "encrypt-card") { [simulation] _ in
+      simulation.takes(.milliseconds(20))  // business logic on the main thread: one frame lost
     }
     saveCard.toggle()
 
-    let apply = Button(name: "checkout.apply-promo", observer: observer)
-    apply.on(.touchUpInside, id: "apply-promo") { _ in
-      try await Task.sleep(for: .milliseconds(400))  // the network: nothing shows meanwhile
+    let apply = Button(name: "checkout.apply-promo", observer: time)
+    apply.on(.touchUpInside, id: "apply-promo") { [simulation] _ async throws in
+      simulation.takes(.milliseconds(400))  // the network: nothing shows meanwhile
     }
     // A person's taps, 150 ms apart: lint reads taps closer together as a machine's (a test's
-    // loop), never as rage. The pause blocks, as a person's does not, so a busy cooperative pool
-    // cannot stretch the three taps past the rage window.
+    // loop), never as rage.
     for tap in 0..<3 {
-      if tap > 0 { usleep(150_000) }
+      if tap > 0 { time.pause(.milliseconds(150)) }
       apply.tap()
     }
     await apply.waitUntilIdle()
 
-    let applePay = Button(name: "checkout.apple-pay", observer: observer)
+    let applePay = Button(name: "checkout.apple-pay", observer: time)
     // Wired to a switch's event, which a button's tap never sends.
     applePay.on(.valueChanged, id: "pay-with-apple-pay") { _ in }
     applePay.tap()
 
-    let close = Button(name: "checkout.close", observer: observer)
+    let close = Button(name: "checkout.close", observer: time)
     sheet.wire(close: close)
     coordinator.wire(close: close)
     close.tap()
