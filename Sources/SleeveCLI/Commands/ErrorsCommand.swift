@@ -19,7 +19,8 @@ enum ErrorsCommand: Command {
       AnswerView(
         header: [
           "\(SharedOptions.sessionsLine(answer.selection.sessions)). Error rate = "
-            + "\(answer.method). " + answer.selection.plan.sentence
+            + "\(answer.method)."
+            + (answer.selection.plan.prunedSentence.map { " " + $0 } ?? "")
         ],
         fields: [("method", .string(answer.method)), ("by", .string(grouping.rawValue))]
           + answer.selection.plan.jsonFields + [
