@@ -92,7 +92,7 @@ struct SummaryOutputTests {
       #expect(result.error.split(separator: "\n").count == 1)
     }
     let raw = await CLIRunner.run([
-      "errors", "--db", fixture.path, "--session", "all", "--by", "event",
+      "latency", "--db", fixture.path, "--session", "all", "--by", "event",
     ])
     #expect(raw.exit == 0 && raw.out.contains("Answered from raw rows"), "\(raw.error)")
   }

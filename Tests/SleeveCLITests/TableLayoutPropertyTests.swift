@@ -6,7 +6,8 @@ import Testing
 
 /// Over seeded random tables (long names, many percentile columns, wide Unicode, combining
 /// marks, controls, free text): on a terminal of any width from 20 to 200 columns, no line is
-/// wider than the terminal and every value of the full table is still shown.
+/// wider than the terminal and every value of the full table is still shown (a free text
+/// repeated across records of the expanded layout in its numbered note).
 @Suite("Table layout property")
 struct TableLayoutPropertyTests {
   static let fragments = [
@@ -45,7 +46,8 @@ struct TableLayoutPropertyTests {
     return (0..<count).map { _ in fragments.randomElement(using: &generator)! }.joined()
   }
 
-  /// A random table: 1 to 24 columns (percentile-like titles), 0 to 6 rows.
+  /// A random table: 1 to 24 columns (percentile-like titles), 0 to 6 rows, free text
+  /// repeated from the row above half the time.
   static func table(_ generator: inout SeededGenerator) -> Table {
     let count = Int.random(in: 1...24, using: &generator)
     let titles = (0..<count).map { index in
@@ -55,10 +57,15 @@ struct TableLayoutPropertyTests {
     let freeText = Set((0..<count).filter { _ in Int.random(in: 0..<4, using: &generator) == 0 })
     var table = Table(columns: titles, numeric: numeric, freeText: freeText)
     for _ in 0..<Int.random(in: 0...6, using: &generator) {
+      let previous = table.rows.last
       table.rows.append(
         (0..<count).map { column in
           let long = freeText.contains(column) || column == 0
-          let text = text(&generator, maximum: long ? 40 : 4)
+          // Free text repeats across rows half the time, as a method does.
+          let repeated = freeText.contains(column) && Bool.random(using: &generator)
+          let text =
+            repeated
+            ? previous?[column].display ?? "" : Self.text(&generator, maximum: long ? 40 : 4)
           let verdicts = ["breach", "pass", "insufficient"]
           return Table.Cell(
             text,
@@ -68,8 +75,25 @@ struct TableLayoutPropertyTests {
     return table
   }
 
-  /// Reads the expanded layout back: each record's values, in column order, pieces joined.
-  static func expandedValues(_ lines: [String], titles: [String], width: Int) -> [[String]]? {
+  /// Reads the expanded layout back: each record's values, in column order, pieces joined, a
+  /// free-text `[n]` read from the numbered notes after the records.
+  static func expandedValues(
+    _ lines: [String], titles: [String], freeText: Set<Int>, width: Int
+  ) -> [[String]]? {
+    let end = lines.firstIndex(of: "") ?? lines.count
+    let notes = Self.notes(Array(lines[end...]))
+    return records(Array(lines[..<end]), titles: titles, width: width)?.map { values in
+      values.enumerated().map { column, value in
+        guard freeText.contains(column), value.hasPrefix("["), value.hasSuffix("]"),
+          let number = Int(value.dropFirst().dropLast()), notes.indices.contains(number - 1)
+        else { return value }
+        return notes[number - 1]
+      }
+    }
+  }
+
+  /// The records of the expanded layout's `lines` (the notes left out).
+  static func records(_ lines: [String], titles: [String], width: Int) -> [[String]]? {
     let fieldWidth = titles.map(CellWidth.of).max() ?? 0
     let stacked = width - fieldWidth - 2 < TableLayout.narrowestValue
     var records: [[String]] = []
@@ -163,7 +187,9 @@ struct TableLayoutPropertyTests {
       if let first = body.first, first.hasPrefix("-[ RECORD") || first == "(0 rows)" {
         let titles = table.columns.map(TerminalText.escaped)
         let records =
-          first == "(0 rows)" ? [] : Self.expandedValues(body, titles: titles, width: width)
+          first == "(0 rows)"
+          ? []
+          : Self.expandedValues(body, titles: titles, freeText: table.freeText, width: width)
         #expect(records == full, "\(replay)\n\(out)")
         continue
       }

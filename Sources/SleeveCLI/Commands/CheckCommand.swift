@@ -2,6 +2,19 @@ import SleeveCore
 import SleeveQuery
 import SleeveStore
 
+extension GateCheck.Metric {
+  /// Whether the check's value is a latency figure read from percentiles or histograms (a
+  /// p99, a shift against flag-off or the baseline): the header then says how they were read.
+  fileprivate var isLatency: Bool {
+    switch self {
+    case .p99, .latencyVersusOff, .latencyVersusBaseline, .latencyRatioVersusOff: true
+    case .errorRate, .errorRateVersusOff, .errorRateVersusBaseline, .newFailureTypes,
+      .sampleRatio, .dataLoss:
+      false
+    }
+  }
+}
+
 /// `sleeve check`: the CI gate, with the rollout verdicts of `sleeve report`.
 enum CheckCommand: Command {
   static let spec = CommandSpec(
@@ -113,9 +126,12 @@ enum CheckCommand: Command {
     }
     let decision = result.decision
     let exit = try exitCode(for: decision)
+    // How percentiles were read is said only where a check's value is a latency figure.
     let header =
       "\(SharedOptions.sessionsLine(answer.selection.sessions)). Decision: \(decision.rawValue) "
-      + "(exit \(exit.rawValue)). " + planText
+      + "(exit \(exit.rawValue))."
+      + (result.checks.contains { $0.metric.isLatency }
+        ? " " + planText : answer.selection.plan.prunedSentence.map { " " + $0 } ?? "")
     let columns = GateCheck.columns(detail: against != nil)
     if let ci = format.ci {
       let markdown =

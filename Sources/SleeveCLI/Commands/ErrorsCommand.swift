@@ -6,7 +6,10 @@ enum ErrorsCommand: Command {
     name: "errors",
     abstract: "Error rates per group: failed / (ok + failed), with n and a Wilson 95% interval.",
     discussion: "Outcomes that did not run (skipped, ownerReleased, cancelled, recursionLimit)\n"
-      + "are counted in their own columns, not in the rate.",
+      + "are counted in their own columns, not in the rate. The table names a column\n"
+      + "that is 0 in every row in a note under it; a terminal too narrow for the table\n"
+      + "gets ok (n - failed) and the other statuses as notes too. JSON and CSV keep\n"
+      + "every column.",
     options: SharedOptions.common + SharedOptions.filters + [SharedOptions.by]
       + SharedOptions.method)
 
@@ -19,7 +22,8 @@ enum ErrorsCommand: Command {
       AnswerView(
         header: [
           "\(SharedOptions.sessionsLine(answer.selection.sessions)). Error rate = "
-            + "\(answer.method). " + answer.selection.plan.sentence
+            + "\(answer.method)."
+            + (answer.selection.plan.prunedSentence.map { " " + $0 } ?? "")
         ],
         fields: [("method", .string(answer.method)), ("by", .string(grouping.rawValue))]
           + answer.selection.plan.jsonFields + [

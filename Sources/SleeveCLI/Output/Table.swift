@@ -28,6 +28,8 @@ struct Table: Sendable {
   /// the full table they move to numbered notes under it (see `TableLayout`).
   let freeText: Set<Int>
   var rows: [[Cell]] = []
+  /// The columns that may leave the table people read, and how (``Fold``); CSV never folds.
+  var folds: [Int: Fold] = [:]
 
   init(columns: [String], numeric: Set<Int> = [], freeText: Set<Int> = []) {
     self.columns = columns
@@ -64,8 +66,16 @@ struct Table: Sendable {
     return out
   }
 
-  /// A GitHub-flavoured Markdown table of the display values, escaped with `MarkdownText`.
+  /// A GitHub-flavoured Markdown table of the display values, escaped with `MarkdownText`;
+  /// columns 0 in every row (``Fold/zero``) are left out and named in a line under it.
   var markdown: String {
+    let (table, notes) = zeroFolded()
+    let lines = notes.map { MarkdownText.escaped($0) + "\n" }.joined()
+    return table.markdownTable + (lines.isEmpty ? "" : "\n" + lines)
+  }
+
+  /// The Markdown table alone, every column shown.
+  private var markdownTable: String {
     var out = "| " + columns.map(MarkdownText.escaped).joined(separator: " | ") + " |\n"
     out +=
       "|" + columns.indices.map { numeric.contains($0) ? "---:" : "---" }.joined(separator: "|")
@@ -74,6 +84,68 @@ struct Table: Sendable {
       out += "| " + row.map { MarkdownText.escaped($0.display) }.joined(separator: " | ") + " |\n"
     }
     return out
+  }
+}
+
+extension Table {
+  /// How a column may leave a table people read (the aligned table and Markdown), declared on
+  /// its ``Column`` (``Column/folding(_:)``). CSV and JSON keep every column.
+  enum Fold: Sendable, Equatable {
+    /// A count that is 0 in most rows (a status that did not run): left out when it is 0 in
+    /// every row, named with the others in one note line (`skipped, cancelled: 0 in every
+    /// row.`); on a terminal too narrow for the table, left out too, its other values listed
+    /// in a note by row (`recursionLimit: 1 in sync-express.`).
+    case zero
+    /// A value the other columns give, as `how` says (`ok` is `n − failed`): left out on a
+    /// terminal too narrow for the table, with a note (`ok = n − failed.`).
+    case derived(String)
+  }
+
+  /// This table without its columns that are 0 in every row (``Fold/zero``, raw value `0`),
+  /// and the note naming them (none when nothing folds, or the table has no rows).
+  func zeroFolded() -> (Table, [String]) {
+    let zero = folds.filter { column, fold in
+      fold == .zero && !rows.isEmpty && rows.allSatisfy { $0[column].raw == "0" }
+    }.keys.sorted()
+    guard !zero.isEmpty else { return (self, []) }
+    let names = zero.map { columns[$0] }.joined(separator: ", ")
+    return (without(Set(zero)), [names + ": 0 in every row."])
+  }
+
+  /// This table without any column that may fold (after ``zeroFolded()``), for a terminal too
+  /// narrow for it, and one note per column: a count's values other than 0 by row (named by
+  /// the row's first column), a derived value's rule.
+  func widthFolded() -> (Table, [String]) {
+    let (table, zeroNotes) = zeroFolded()
+    let folded = table.folds.keys.sorted()
+    guard !folded.isEmpty else { return (table, zeroNotes) }
+    var notes: [String] = []
+    for column in folded {
+      switch table.folds[column] {
+      case .derived(let how)?:
+        notes.append("\(table.columns[column]) = \(how).")
+      case .zero?:
+        let values = table.rows.filter { $0[column].raw != "0" }.map { row in
+          "\(row[column].display) in \(row[0].display)"
+        }
+        notes.append("\(table.columns[column]): " + values.joined(separator: ", ") + ".")
+      case nil: break
+      }
+    }
+    return (table.without(Set(folded)), notes + zeroNotes)
+  }
+
+  /// This table without the columns at `left`, its column sets renumbered.
+  private func without(_ left: Set<Int>) -> Table {
+    let kept = columns.indices.filter { !left.contains($0) }
+    let index = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1, $0) })
+    var table = Table(
+      columns: kept.map { columns[$0] }, numeric: Set(numeric.compactMap { index[$0] }),
+      freeText: Set(freeText.compactMap { index[$0] }))
+    table.rows = rows.map { row in kept.map { row[$0] } }
+    table.folds = Dictionary(
+      uniqueKeysWithValues: folds.compactMap { key, fold in index[key].map { ($0, fold) } })
+    return table
   }
 }
 

@@ -34,33 +34,65 @@ enum TableLayout {
     return out + body(table, display: display)
   }
 
-  /// `table` alone, laid out for `display`.
+  /// `table` alone, laid out for `display`. Columns 0 in every row fold into a note under
+  /// it in every layout; on a terminal too narrow for the full table, the other foldable
+  /// columns fold too (``Table/widthFolded()``) before free text moves to notes, and before
+  /// the expanded layout.
   static func body(_ table: Table, display: TerminalDisplay) -> String {
+    let (table, notes) = table.zeroFolded()
     let header = table.columns.map(TerminalText.escaped)
     let rows = table.escapedRows()
     switch display.layout {
     case .wide:
       return full(header: header, rows: rows, table: table, colored: display.colored)
+        + foldNotes(notes, width: nil)
     case .expanded:
       return expanded(
-        header: header, rows: rows, table: table, colored: display.colored, width: display.width)
+        header: header, rows: rows, table: table, colored: display.colored,
+        width: display.width) + foldNotes(notes, width: display.width)
     case .fit:
       guard let width = display.width else {
         return full(header: header, rows: rows, table: table, colored: display.colored)
+          + foldNotes(notes, width: nil)
       }
       if fullWidth(header: header, rows: rows) <= width {
         return full(header: header, rows: rows, table: table, colored: display.colored)
+          + foldNotes(notes, width: width)
       }
-      if !table.freeText.isEmpty {
-        let (referenced, notes) = noted(rows: rows, freeText: table.freeText)
-        if fullWidth(header: header, rows: referenced) <= width {
-          return full(header: header, rows: referenced, table: table, colored: display.colored)
-            + "\n" + notesText(notes, width: width)
+      let (narrow, narrowNotes) = table.widthFolded()
+      let narrowHeader = narrow.columns.map(TerminalText.escaped)
+      let narrowRows = narrow.escapedRows()
+      if narrow.columns.count < table.columns.count,
+        fullWidth(header: narrowHeader, rows: narrowRows) <= width
+      {
+        return full(
+          header: narrowHeader, rows: narrowRows, table: narrow, colored: display.colored)
+          + foldNotes(narrowNotes + notes, width: width)
+      }
+      if !narrow.freeText.isEmpty {
+        let (referenced, texts) = noted(rows: narrowRows, freeText: narrow.freeText)
+        if fullWidth(header: narrowHeader, rows: referenced) <= width {
+          return full(
+            header: narrowHeader, rows: referenced, table: narrow, colored: display.colored)
+            + "\n" + notesText(texts, width: width)
+            + foldNotes(narrowNotes + notes, width: width)
         }
       }
       return expanded(
         header: header, rows: rows, table: table, colored: display.colored, width: width)
+        + foldNotes(notes, width: width)
     }
+  }
+
+  /// The notes of folded columns (``Table/Fold``), after a blank line, each escaped and
+  /// wrapped at spaces to `width`; empty without notes.
+  static func foldNotes(_ notes: [String], width: Int?) -> String {
+    guard !notes.isEmpty else { return "" }
+    return "\n"
+      + notes.flatMap { note in
+        let escaped = TerminalText.escaped(note)
+        return width.map { CellText.wrapped(escaped, width: $0) } ?? [escaped]
+      }.map { $0 + "\n" }.joined()
   }
 
   /// The cells the full table's widest line takes.
@@ -87,14 +119,19 @@ enum TableLayout {
     return out
   }
 
-  /// One block per row; values cut to `width` when given.
+  /// One block per row; values cut to `width` when given. A free-text value (a method) that
+  /// more than one record holds, too wide for one line beside its field (without a width:
+  /// wider than 40 cells), is printed once as a numbered note after the records and referenced
+  /// as `[n]`, as the noted layout does.
   static func expanded(
-    header: [String], rows: [[String]], table: Table, colored: Bool, width: Int?
+    header: [String], rows full: [[String]], table: Table, colored: Bool, width: Int?
   ) -> String {
-    guard !rows.isEmpty else { return "(0 rows)\n" }
+    guard !full.isEmpty else { return "(0 rows)\n" }
     let fieldWidth = header.map(CellWidth.of).max() ?? 0
     let valueWidth = width.map { $0 - fieldWidth - 2 }
     let stacked = valueWidth.map { $0 < narrowestValue } ?? false
+    let room = width.map { stacked ? $0 - 2 : $0 - fieldWidth - 2 } ?? 40
+    let (rows, notes) = repeatedNoted(rows: full, freeText: table.freeText, wider: room)
     var out = ""
     for (index, row) in rows.enumerated() {
       let title = "-[ RECORD \(index + 1) ]"
@@ -121,7 +158,32 @@ enum TableLayout {
         }
       }
     }
-    return out
+    return notes.isEmpty ? out : out + "\n" + notesText(notes, width: width)
+  }
+
+  /// `rows` with each free-text cell that more than one row holds and that is wider than
+  /// `room` cells replaced by `[n]`, and the notes' texts in order.
+  static func repeatedNoted(rows: [[String]], freeText: Set<Int>, wider room: Int)
+    -> ([[String]], [String])
+  {
+    var counts: [String: Int] = [:]
+    for row in rows {
+      for column in freeText where column < row.count { counts[row[column], default: 0] += 1 }
+    }
+    var notes: [String] = []
+    var numbers: [String: Int] = [:]
+    let referenced = rows.map { row in
+      row.enumerated().map { column, text in
+        guard freeText.contains(column), counts[text, default: 0] > 1,
+          CellWidth.of(text) > room
+        else { return text }
+        if let number = numbers[text] { return "[\(number)]" }
+        notes.append(text)
+        numbers[text] = notes.count
+        return "[\(notes.count)]"
+      }
+    }
+    return (referenced, notes)
   }
 
   /// `rows` with each free-text cell replaced by `[n]`, and the notes' texts in order (equal
@@ -141,12 +203,14 @@ enum TableLayout {
     return (referenced, notes)
   }
 
-  /// `[n] text` lines, a text too long for its line continuing under itself.
-  static func notesText(_ notes: [String], width: Int) -> String {
+  /// `[n] text` lines, a text too long for its line continuing under itself (no width: one
+  /// line each).
+  static func notesText(_ notes: [String], width: Int?) -> String {
     var out = ""
     for (index, note) in notes.enumerated() {
       let prefix = "[\(index + 1)] "
-      let pieces = CellText.pieces(note, width: width - prefix.utf8.count)
+      let pieces =
+        width.map { CellText.pieces(note, width: max($0 - prefix.utf8.count, 1)) } ?? [note]
       out += prefix + pieces[0] + "\n"
       for piece in pieces.dropFirst() {
         out += String(repeating: " ", count: prefix.utf8.count) + piece + "\n"

@@ -48,8 +48,8 @@ enum JSONReport {
     let flag = section.report
     return .object(
       FlagJSON.definition(flag) + [
-        ("on", FlagReport.Cohort.reportColumns.object(flag.on)),
-        ("off", FlagReport.Cohort.reportColumns.object(flag.off)),
+        ("on", FlagReport.Cohort.columns(.report).object(flag.on)),
+        ("off", FlagReport.Cohort.columns(.report).object(flag.off)),
         ("verdict", VerdictJSON.flag(section.verdict)),
         ("history", FlagJSON.history(flag)),
       ])

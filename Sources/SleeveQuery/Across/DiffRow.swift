@@ -45,6 +45,9 @@ public struct DiffRow: Sendable {
     /// raw rows, ``HistogramSample/percentileMethod(scale:)`` (by rank, within the stated
     /// bound) on summaries.
     public let percentileMethod: String
+    /// The largest relative error of ``percentiles`` when read from summary histograms (their
+    /// scale's, 1.083% at scale 5); `nil` when they are exact (raw rows) or absent.
+    public let relativeError: Double?
     /// The sessions that ran it.
     public let sessions: Int
   }

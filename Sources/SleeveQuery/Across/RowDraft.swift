@@ -325,7 +325,7 @@ struct RowDraft {
 
   private static func side(_ pool: SidePool, durations: inout [Int64]) -> DiffRow.Side {
     let latency = LatencyRow(key: "", durations: &durations, percentiles: percentiles)
-    return side(pool, points: latency.points, method: Percentile.method)
+    return side(pool, points: latency.points, method: Percentile.method, relativeError: nil)
   }
 
   /// A side read from summaries: its percentiles by rank from its pooled histogram
@@ -338,7 +338,9 @@ struct RowDraft {
         insufficient: Percentile.isInsufficient(count: count, point: point))
     }
     let method = histogram.map { HistogramSample.percentileMethod(scale: $0.scale) }
-    return side(pool, points: points, method: method ?? Percentile.method)
+    return side(
+      pool, points: points, method: method ?? Percentile.method,
+      relativeError: histogram.map { ExponentialMapping.relativeError(scale: $0.scale) })
   }
 
   /// A side of a row whose durations mixed summaries and raw rows: its counts, no percentiles.
@@ -346,17 +348,18 @@ struct RowDraft {
     let points = percentiles.map {
       LatencyRow.Point(percentile: $0, nanoseconds: nil, insufficient: true)
     }
-    return side(pool, points: points, method: mixedMethod)
+    return side(pool, points: points, method: mixedMethod, relativeError: nil)
   }
 
-  private static func side(_ pool: SidePool, points: [LatencyRow.Point], method: String)
-    -> DiffRow.Side
-  {
+  private static func side(
+    _ pool: SidePool, points: [LatencyRow.Point], method: String, relativeError: Double?
+  ) -> DiffRow.Side {
     DiffRow.Side(
       n: pool.n, failed: pool.failed,
       errorRate: pool.n > 0 ? Double(pool.failed) / Double(pool.n) : nil,
       interval: WilsonInterval(successes: pool.failed, trials: pool.n),
-      percentiles: points, percentileMethod: method, sessions: pool.sessions)
+      percentiles: points, percentileMethod: method, relativeError: relativeError,
+      sessions: pool.sessions)
   }
 
   /// The percentiles each side shows.

@@ -52,10 +52,14 @@ public struct AnswerPlan: Equatable, Sendable {
         "Answered from summaries: percentiles by rank (numpy 'lower') within "
         + "\(Self.bound(relativeError ?? 0)); --exact reads raw rows."
     }
-    if !pruned.isEmpty {
-      text += " Raw rows are gone (pruned) for \(QueryError.sessionList(pruned))."
-    }
+    if let prunedSentence { text += " " + prunedSentence }
     return text
+  }
+
+  /// `Raw rows are gone (pruned) for session 1.`, or `nil` when no selected session was
+  /// pruned: all an answer that prints no percentile (error rates) says of its plan.
+  public var prunedSentence: String? {
+    pruned.isEmpty ? nil : "Raw rows are gone (pruned) for \(QueryError.sessionList(pruned))."
   }
 
   /// ``sentence`` for an answer that also shows a percentage rollout's per-share cohorts

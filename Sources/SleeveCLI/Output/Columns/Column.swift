@@ -72,6 +72,9 @@ struct Column<Row>: Sendable {
   let members: [Member]
   /// Which tabular formats show it (``shown(_:)``; default: all of them).
   private(set) var shownIn = Shown.everywhere
+  /// How it may leave a table people read (``folding(_:)``; default: never). The one
+  /// declaration of a column's foldability: every command showing it folds it alike.
+  private(set) var fold: Table.Fold?
   /// The row's JSON members when their keys depend on the row (a handler's `control` and
   /// `handler` where another key has one `key`); when set, it replaces ``members``
   /// (``Column/json(members:)``).
@@ -95,6 +98,14 @@ extension Column {
   func shown(_ shown: Shown) -> Column {
     var column = self
     column.shownIn = shown
+    return column
+  }
+
+  /// This column, free to leave the aligned table and Markdown as `fold` says (``Table/Fold``);
+  /// CSV and JSON keep it whatever its values.
+  func folding(_ fold: Table.Fold) -> Column {
+    var column = self
+    column.fold = fold
     return column
   }
 
@@ -172,6 +183,7 @@ extension Column {
   func laidOut(_ layout: Layout) -> Column {
     var column = Column(title, unit: unit, layout: layout, members: members, cell: cell)
     column.rowMembers = rowMembers
+    column.fold = fold
     return column
   }
 
@@ -192,7 +204,9 @@ extension Column {
   /// This column without its JSON members: the table shows it, the JSON nests its values
   /// elsewhere (a cohort's columns flattened into a flag's table, nested under `on` in JSON).
   var tableOnly: Column {
-    Column(title, unit: unit, layout: layout, members: [], cell: cell)
+    var column = Column(title, unit: unit, layout: layout, members: [], cell: cell)
+    column.fold = fold
+    return column
   }
 
   /// The row's JSON members from this column, in order.
@@ -204,6 +218,7 @@ extension Column {
   func titled(_ title: String) -> Column {
     var column = Column(title, unit: unit, layout: layout, members: members, cell: cell)
     column.rowMembers = rowMembers
+    column.fold = fold
     return column
   }
 
@@ -220,6 +235,7 @@ extension Column {
       }
     ) { cell(part($0)) }
     if let rowMembers { column.rowMembers = { rowMembers(part($0)) } }
+    column.fold = fold
     return column
   }
 

@@ -12,7 +12,8 @@ struct Columns<Row>: Sendable {
 
   /// The rows as `format`'s table (default: the aligned table's, which Markdown shares; CSV
   /// leaves out the table-only columns and adds the CSV-only ones): a header of the titles,
-  /// numeric columns right-aligned, free-text columns free to fold into notes.
+  /// numeric columns right-aligned, free-text columns free to fold into notes, and (not in CSV)
+  /// each column's ``Table/Fold``.
   func table(_ rows: [Row], for format: OutputFormat = .table) -> Table {
     let shown = titled.filter { $0.shownIn.includes(format) }
     var table = Table(
@@ -20,6 +21,12 @@ struct Columns<Row>: Sendable {
       numeric: Set(shown.indices.filter { shown[$0].layout == .numeric }),
       freeText: Set(shown.indices.filter { shown[$0].layout == .freeText }))
     table.rows = rows.map { row in shown.map { $0.cell(row) } }
+    if format != .csv {
+      table.folds = Dictionary(
+        uniqueKeysWithValues: shown.indices.compactMap { index in
+          shown[index].fold.map { (index, $0) }
+        })
+    }
     return table
   }
 

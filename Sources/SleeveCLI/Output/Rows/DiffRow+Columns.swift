@@ -16,15 +16,20 @@ extension DiffRow.Side {
     .json("sessions") { .integer($0.sessions) },
   ])
 
-  /// The side's percentile at `index` of p50, p95, p99 (`*` when insufficient; `-` when the
-  /// side has none).
-  fileprivate func point(_ index: Int) -> Table.Cell {
-    guard index < percentiles.count else { return Table.Cell("-", raw: "") }
-    let point = percentiles[index]
-    let text = Formatting.duration(point.nanoseconds)
-    return Table.Cell(
-      point.insufficient && point.nanoseconds != nil ? text + "*" : text,
-      raw: Formatting.raw(point.nanoseconds))
+  /// The side's percentile at `index` of p50, p95, p99, as a column titled `title` over a
+  /// row's side (``Column/percentile(_:json:_:bound:insufficient:)``: the histograms' bound
+  /// beside a value from summaries; `*` on a value lacking samples; `-` when the side has none).
+  fileprivate static func point(
+    _ title: String, _ index: Int, of side: @escaping @Sendable (DiffRow) -> DiffRow.Side
+  ) -> Column<DiffRow> {
+    .percentile(
+      title, json: nil,
+      { index < side($0).percentiles.count ? side($0).percentiles[index].nanoseconds : nil },
+      bound: { side($0).relativeError },
+      insufficient: {
+        index < side($0).percentiles.count && side($0).percentiles[index].insufficient
+          && side($0).percentiles[index].nanoseconds != nil
+      })
   }
 }
 
@@ -73,18 +78,10 @@ extension DiffRow {
       .count("n cand", json: nil) { $0.candidate.n },
       .proportion("errors base", json: nil) { $0.baseline.errorRate },
       .proportion("errors cand", json: nil) { $0.candidate.errorRate },
-      Column("p50 base", unit: .nanoseconds, layout: .numeric, members: []) {
-        $0.baseline.point(0)
-      },
-      Column("p50 cand", unit: .nanoseconds, layout: .numeric, members: []) {
-        $0.candidate.point(0)
-      },
-      Column("p99 base", unit: .nanoseconds, layout: .numeric, members: []) {
-        $0.baseline.point(2)
-      },
-      Column("p99 cand", unit: .nanoseconds, layout: .numeric, members: []) {
-        $0.candidate.point(2)
-      },
+      Side.point("p50 base", 0, of: \.baseline),
+      Side.point("p50 cand", 0, of: \.candidate),
+      Side.point("p99 base", 2, of: \.baseline),
+      Side.point("p99 cand", 2, of: \.candidate),
       .json("baseline") { Side.columns.object($0.baseline) },
       .json("candidate") { Side.columns.object($0.candidate) },
       .duration("shift", json: nil) { $0.latencyShift },

@@ -1,30 +1,31 @@
 import SleeveQuery
 
 extension FlagReport.Cohort {
-  /// The columns of one cohort in `sleeve flags`: n, error rate with its Wilson interval, p50,
-  /// p95 and p99 (with the histograms' bound beside a value from summaries, and `*` when
-  /// insufficient); in JSON the same figures, with `p99Insufficient`.
-  static let columns = Columns<FlagReport.Cohort>([
-    .count("n", json: "n") { $0.n },
-    .proportion("error rate", json: "errorRate") { $0.errorRate },
-    .interval { $0.interval },
-    .duration("p50", json: "p50") { $0.p50Nanoseconds },
-    .duration("p95", json: "p95") { $0.p95Nanoseconds },
-    Column(
-      "p99", unit: .nanoseconds, layout: .numeric,
-      members: [.init(key: "p99") { .number($0.p99Nanoseconds) }]
-    ) { cohort in
-      let bound =
-        cohort.p99Nanoseconds == nil
-        ? ""
-        : cohort.relativeError.map { " " + AnswerPlan.bound($0) }
-          ?? ""
-      return Table.Cell(
-        Formatting.duration(cohort.p99Nanoseconds) + bound + (cohort.p99Insufficient ? "*" : ""),
-        raw: Formatting.raw(cohort.p99Nanoseconds))
-    },
-    .json("p99Insufficient") { .bool($0.p99Insufficient) },
-  ])
+  /// Which answer shows a cohort: their tables are the same, their JSON members differ.
+  enum Shown: Sendable {
+    /// `sleeve flags`: JSON adds `p99Insufficient`.
+    case flags
+    /// `sleeve report`: JSON adds the failures after n.
+    case report
+  }
+
+  /// The columns of one cohort (`sleeve flags`, and `sleeve report`'s cohort table): n, error
+  /// rate with its Wilson interval, p50, p95 and p99 (``Column/percentile(_:json:_:bound:insufficient:)``:
+  /// the histograms' bound beside each value from summaries, `*` on an insufficient p99); in
+  /// JSON the same figures, with the members `shown` adds.
+  static func columns(_ shown: Shown) -> Columns<FlagReport.Cohort> {
+    Columns(
+      [.count("n", json: "n") { $0.n }]
+        + (shown == .report ? [.json("failed") { .integer($0.failed) }] : []) + [
+          .proportion("error rate", json: "errorRate") { $0.errorRate },
+          .interval { $0.interval },
+          .percentile("p50", json: "p50", { $0.p50Nanoseconds }, bound: { $0.relativeError }),
+          .percentile("p95", json: "p95", { $0.p95Nanoseconds }, bound: { $0.relativeError }),
+          .percentile(
+            "p99", json: "p99", { $0.p99Nanoseconds }, bound: { $0.relativeError },
+            insufficient: { $0.p99Insufficient }),
+        ] + (shown == .flags ? [.json("p99Insufficient") { .bool($0.p99Insufficient) }] : []))
+  }
 }
 
 extension FlagReport {
@@ -51,8 +52,8 @@ extension FlagReport {
   /// the decision, the history and the rollout.
   static let columns = Columns<FlagReport>(
     definitionColumns + cohort("on", \.on) + cohort("off", \.off) + [
-      .json("on") { Cohort.columns.object($0.on) },
-      .json("off") { Cohort.columns.object($0.off) },
+      .json("on") { Cohort.columns(.flags).object($0.on) },
+      .json("off") { Cohort.columns(.flags).object($0.off) },
       .json("decision") { .string(FlagVerdict($0).decision.rawValue) },
       .json("history") { FlagJSON.history($0) },
       .json("rollout") { FlagJSON.rollout($0) },
@@ -62,7 +63,7 @@ extension FlagReport {
   private static func cohort(_ name: String, _ part: @escaping @Sendable (FlagReport) -> Cohort)
     -> [Column<FlagReport>]
   {
-    Cohort.columns.over(part).filter { $0.title != nil }.map {
+    Cohort.columns(.flags).over(part).filter { $0.title != nil }.map {
       $0.titled(name + " " + ($0.title ?? "")).tableOnly
     }
   }

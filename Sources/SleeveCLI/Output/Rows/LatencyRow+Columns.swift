@@ -6,17 +6,10 @@ extension LatencyRow {
   /// when insufficient), max; JSON nests the percentiles in one list.
   static func columns(by grouping: Grouping, percentiles: [Double]) -> Columns<LatencyRow> {
     let points: [Column<LatencyRow>] = percentiles.indices.map { index in
-      Column(
-        Formatting.percentileLabel(percentiles[index]), unit: .nanoseconds, layout: .numeric,
-        members: []
-      ) { row in
-        let point = row.points[index]
-        let bound =
-          point.nanoseconds == nil ? "" : row.relativeError.map { " " + AnswerPlan.bound($0) } ?? ""
-        return Table.Cell(
-          Formatting.duration(point.nanoseconds) + bound + (point.insufficient ? "*" : ""),
-          raw: Formatting.raw(point.nanoseconds))
-      }
+      .percentile(
+        Formatting.percentileLabel(percentiles[index]), json: nil,
+        { $0.points[index].nanoseconds }, bound: { $0.relativeError },
+        insufficient: { $0.points[index].insufficient })
     }
     return Columns(
       [

@@ -29,23 +29,6 @@ extension SessionSummary {
   ])
 }
 
-extension FlagReport.Cohort {
-  /// A cohort as `sleeve report` shows it: n, error rate with its Wilson interval, p50, p95
-  /// and p99 (`*` when insufficient); JSON adds its failures.
-  static let reportColumns = Columns<FlagReport.Cohort>([
-    .count("n", json: "n") { $0.n },
-    .json("failed") { .integer($0.failed) },
-    .proportion("error rate", json: "errorRate") { $0.errorRate },
-    .interval { $0.interval },
-    .duration("p50", json: "p50") { $0.p50Nanoseconds },
-    .duration("p95", json: "p95") { $0.p95Nanoseconds },
-    Column(
-      "p99", unit: .nanoseconds, layout: .numeric,
-      members: [.init(key: "p99") { .number($0.p99Nanoseconds) }]
-    ) { Table.Cell(Formatting.duration($0.p99Nanoseconds) + ($0.p99Insufficient ? "*" : "")) },
-  ])
-}
-
 /// One cohort of a flag as a row of the report's cohort table: its name (`on`, `off`) and
 /// its figures.
 struct ReportCohortRow: Sendable {
@@ -59,15 +42,16 @@ struct ReportCohortRow: Sendable {
     [ReportCohortRow(name: "on", cohort: flag.on), ReportCohortRow(name: "off", cohort: flag.off)]
   }
 
-  /// The cohort's name, then its columns (``FlagReport/Cohort/reportColumns``).
+  /// The cohort's name, then its columns (``FlagReport/Cohort/columns(_:)``).
   static let columns = Columns<ReportCohortRow>(
     [.text("cohort", json: nil) { $0.name }]
-      + FlagReport.Cohort.reportColumns.over { $0.cohort })
+      + FlagReport.Cohort.columns(.report).over { $0.cohort })
 }
 
 extension RolloutReport.HandlerRow {
   /// A handler as `sleeve report` lists it: n, failures, error rate with its Wilson interval,
-  /// p50, p95 and p99 (`*` when insufficient).
+  /// p50, p95 and p99 (the histograms' bound beside a value from summaries, `*` when
+  /// insufficient).
   static let columns = Columns<RolloutReport.HandlerRow>(
     [
       .text("handler", json: "handler") { $0.errors.key },
@@ -77,13 +61,9 @@ extension RolloutReport.HandlerRow {
       .interval { $0.errors.interval },
     ]
       + ["p50", "p95", "p99"].enumerated().map { index, title in
-        Column(
-          title, unit: .nanoseconds, layout: .numeric,
-          members: [.init(key: title) { .number($0.latency.points[index].nanoseconds) }]
-        ) { row in
-          let point = row.latency.points[index]
-          return Table.Cell(
-            Formatting.duration(point.nanoseconds) + (point.insufficient ? "*" : ""))
-        }
+        .percentile(
+          title, json: title, { $0.latency.points[index].nanoseconds },
+          bound: { $0.latency.relativeError },
+          insufficient: { $0.latency.points[index].insufficient })
       })
 }
