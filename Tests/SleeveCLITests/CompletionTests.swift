@@ -6,10 +6,8 @@ import Testing
 
 /// A shell from Debian's packages, for the completion proofs.
 enum Shell {
-  /// The path of `name` in /usr/bin or /bin, or `nil`.
-  static func path(_ name: String) -> String? {
-    ["/usr/bin/" + name, "/bin/" + name].first { FileManager.default.isExecutableFile(atPath: $0) }
-  }
+  /// The path of `name` on `PATH`, or `nil`.
+  static func path(_ name: String) -> String? { Proofs.executable(name) }
 }
 
 /// `sleeve completions` and the `sleeve __complete` helper its scripts call.
@@ -18,7 +16,7 @@ struct CompletionTests {
   @Test(
     "each completion script passes its shell's syntax check (bash -n, zsh -n, fish -n)",
     .enabled(
-      if: Proofs.run(when: ["bash", "zsh", "fish"].allSatisfy { Shell.path($0) != nil }),
+      if: Proofs.run(needs: ["bash", "zsh", "fish"].map { .program($0) }),
       "needs Debian's zsh and fish packages"),
     arguments: ["bash", "zsh", "fish"])
   func scriptsParse(shell: String) async throws {
@@ -231,7 +229,8 @@ struct ShellCompletionTests {
 
   @Test(
     "Tab after --flag completes a flag key read from the database named by --db",
-    .enabled(if: Proofs.run(when: tools != nil), "needs Debian's tmux package"))
+    .enabled(
+      if: Proofs.run(needs: .program("tmux"), .program("bash")), "needs Debian's tmux package"))
   func flagKeyCompletes() async throws {
     let tools = try #require(Self.tools)
     let fixture = try FixtureDatabase.standard()
@@ -245,7 +244,8 @@ struct ShellCompletionTests {
 
   @Test(
     "a recorded flag key holding $(…) is inserted quoted and never run",
-    .enabled(if: Proofs.run(when: tools != nil), "needs Debian's tmux package"))
+    .enabled(
+      if: Proofs.run(needs: .program("tmux"), .program("bash")), "needs Debian's tmux package"))
   func hostileKeyIsNotRun() async throws {
     let tools = try #require(Self.tools)
     let directory = TemporaryDirectory()
@@ -267,7 +267,7 @@ struct ShellCompletionTests {
   @Test(
     "in a real zsh (tmux, compinit), Tab after --flag completes a flag key",
     .enabled(
-      if: Proofs.run(when: Shell.path("tmux") != nil && Shell.path("zsh") != nil),
+      if: Proofs.run(needs: .program("tmux"), .program("zsh")),
       "needs Debian's tmux and zsh packages"))
   func zshCompletesFlagKeys() async throws {
     let fixture = try FixtureDatabase.standard()
@@ -283,7 +283,7 @@ struct ShellCompletionTests {
 
   @Test(
     "fish completes flag keys, --by values and subcommands (complete -C)",
-    .enabled(if: Proofs.run(when: Shell.path("fish") != nil), "needs Debian's fish package"))
+    .enabled(if: Proofs.run(needs: .program("fish")), "needs Debian's fish package"))
   func fishCompletes() async throws {
     let fixture = try FixtureDatabase.standard()
     let directory = TemporaryDirectory()

@@ -201,7 +201,7 @@ struct DemoHistoryTests {
 
   @Test(
     "diff and check in --format junit validate against the schema, one testcase per check",
-    .enabled(if: Proofs.run(when: XMLLint.isInstalled), "needs Debian's libxml2-utils (xmllint)"))
+    .enabled(if: Proofs.run(needs: XMLLint.tool), "needs Debian's libxml2-utils (xmllint)"))
   func junit() async throws {
     let recorded = await Self.record()
     for (command, extra) in [("diff", [String]()), ("check", [])] {

@@ -108,6 +108,9 @@ struct ExitCodeMappingTests {
     Case(OTLPConfigurationError.grpcProtocol(variable: "OTEL_X"), 64),
     Case(OTLPConfigurationError.unknownProtocol(variable: "OTEL_X"), 64),
     Case(OTLPConfigurationError.invalidRetryBudget, 64),
+    Case(OTLPPushError(kind: .unreachable, endpoint: "e", message: "m", attempts: 2), 69),
+    Case(OTLPPushError(kind: .rejected(status: 400), endpoint: "e", message: "m", attempts: 1), 76),
+    Case(OTLPSessionChanged(endpoint: "e", sequence: 2), 69),
   ]
 
   static let commandLineCases: [Case] = [
@@ -128,7 +131,8 @@ struct ExitCodeMappingTests {
   /// (this list does not compile otherwise).
   static let adopting: [any CommandFailure.Type] = [
     StoreError.self, SQLiteError.self, SummaryError.self, MergeError.self, QueryError.self,
-    RecorderError.self, OTLPConfigurationError.self, OutputFileError.self, UnknownFlag.self,
+    RecorderError.self, OTLPConfigurationError.self, OTLPPushError.self, OTLPSessionChanged.self,
+    OutputFileError.self, UnknownFlag.self,
     QuarantineNotFound.self, LintSuppressionNotFound.self, UsageError.self, ExitCode.self,
   ]
 
@@ -138,8 +142,6 @@ struct ExitCodeMappingTests {
     "ValueError": "CommandContext.value turns it into a UsageError naming the option",
     "PushStopped": "the push pipe's producer catches it (the sender stopped)",
     "SessionChanged": "private to the request producer, which reports it in the push report",
-    "OTLPPushError": "carried in the push report; export prints it and exits 69 or 76",
-    "OTLPSessionChanged": "OTLPSessionExport's, reported by the recorder as exportFailed",
     "Failure": "Gzip's, which the sender catches (it sends uncompressed)",
     "DecodingError": "HistogramCoding's, read as a damaged summary (SummaryError)",
     "RowDamage": "a summary row's, read as a damaged summary (SummaryError)",
@@ -156,9 +158,13 @@ struct ExitCodeMappingTests {
     let (code, message) = SleeveCLI.failure(item.error)
     #expect(code.rawValue == item.exit)
     // The line printed is the error's own one-line description, as it was.
+    // A push that stopped at an unreachable endpoint also says nothing after it was marked.
+    let stopped = (item.error as? OTLPPushError).flatMap {
+      $0.kind == .unreachable ? "\($0); nothing more was marked delivered" : nil
+    }
     let expected =
       (item.error as? UsageError)?.message ?? (item.error as? OTLPConfigurationError)?.message
-      ?? String(describing: item.error)
+      ?? stopped ?? String(describing: item.error)
     #expect(message == expected)
     #expect(message.map { !$0.contains("\n") } == true, "one line")
   }

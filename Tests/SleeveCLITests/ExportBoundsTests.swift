@@ -114,7 +114,7 @@ struct ExportBoundsTests {
 
   @Test(
     "a push of the same file sends and prints no more than the capped texts can hold",
-    .enabled(if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3"))
+    .enabled(if: Proofs.run(needs: .python3), "needs python3"))
   func pushIsBoundedByTheCappedContent() async throws {
     let server = try await LoopbackOTLPServer.start(["200"])
     defer { server.stop() }

@@ -11,7 +11,7 @@ struct ExportLoadTests {
   @Test(
     "DuckDB, ClickHouse and pandas read every row of the CSV and NDJSON exports alike",
     .enabled(
-      if: Proofs.run(when: engines.allSatisfy(PythonModule.isInstalled)),
+      if: Proofs.run(needs: engines.map { .pythonModule($0, package: $0) }),
       "needs duckdb, chdb and pandas (scripts/requirements-test.txt)"))
   func enginesAgree() async throws {
     let fixture = try FixtureDatabase.standard()

@@ -6,10 +6,9 @@ import Testing
 
 /// Debian's `xmllint` (package `libxml2-utils`), and the JUnit schema the tests hold output to.
 enum XMLLint {
-  static let path = ["/usr/bin/xmllint", "/bin/xmllint"].first {
-    FileManager.default.isExecutableFile(atPath: $0)
-  }
-  static var isInstalled: Bool { path != nil }
+  static var path: String? { Proofs.executable("xmllint") }
+  /// xmllint, as a proof's need.
+  static var tool: ProofTool { .program("xmllint", package: "libxml2-utils") }
   static let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Schemas/junit.xsd").path
 
@@ -35,7 +34,7 @@ enum XMLLint {
 struct JUnitXMLTests {
   @Test(
     "rendered JUnit validates against the JUnit schema with xmllint, hostile strings included",
-    .enabled(if: Proofs.run(when: XMLLint.isInstalled), "needs Debian's libxml2-utils (xmllint)"))
+    .enabled(if: Proofs.run(needs: XMLLint.tool), "needs Debian's libxml2-utils (xmllint)"))
   func validatesWithHostileStrings() async throws {
     let directory = TemporaryDirectory()
     let megabyteName = String(repeating: "n<\u{01}é&\"👩‍👩‍👧", count: 48_000)
@@ -71,7 +70,7 @@ struct JUnitXMLTests {
 
   @Test(
     "a JUnit reader gets every name, message and evidence back as its visible form",
-    .enabled(if: Proofs.run(when: XMLLint.isInstalled), "needs Debian's libxml2-utils (xmllint)"),
+    .enabled(if: Proofs.run(needs: XMLLint.tool), "needs Debian's libxml2-utils (xmllint)"),
     arguments: CIReportFixtures.hostileStrings)
   func readsBack(text: String) async throws {
     let directory = TemporaryDirectory()
@@ -140,7 +139,7 @@ struct JUnitXMLTests {
 
   @Test(
     "the schema is not vacuous: xmllint rejects what JUnit readers would not read",
-    .enabled(if: Proofs.run(when: XMLLint.isInstalled), "needs Debian's libxml2-utils (xmllint)"),
+    .enabled(if: Proofs.run(needs: XMLLint.tool), "needs Debian's libxml2-utils (xmllint)"),
     arguments: [
       "<testsuites tests=\"1\"><testsuite name=\"s\" tests=\"1\"><testcase classname=\"c\"/>"
         + "</testsuite></testsuites>",

@@ -96,7 +96,7 @@ struct LintEndToEndTests {
 
   @Test(
     "JUnit of a recorded accumulation validates and fails it; GitHub annotates its registration line",
-    .enabled(if: Proofs.run(when: XMLLint.isInstalled), "needs Debian's libxml2-utils (xmllint)"))
+    .enabled(if: Proofs.run(needs: XMLLint.tool), "needs Debian's libxml2-utils (xmllint)"))
   func ciFormats() async throws {
     let directory = TemporaryDirectory()
     let path = try await Self.record(directory, pitfall: true)

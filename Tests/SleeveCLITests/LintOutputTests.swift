@@ -165,7 +165,7 @@ struct LintOutputTests {
 
   @Test(
     "JUnit lint output validates against the JUnit schema, hostile names included",
-    .enabled(if: Proofs.run(when: XMLLint.isInstalled), "needs Debian's libxml2-utils (xmllint)"))
+    .enabled(if: Proofs.run(needs: XMLLint.tool), "needs Debian's libxml2-utils (xmllint)"))
   func junitValidates() async throws {
     let directory = TemporaryDirectory()
     let reports =

@@ -214,7 +214,9 @@ struct OTLPExportTests {
   @Test(
     "the official opentelemetry-proto classes parse the export",
     .enabled(
-      if: Proofs.run(when: PythonModule.isInstalled("opentelemetry.proto.collector.trace.v1")),
+      if: Proofs.run(
+        needs: .pythonModule(
+          "opentelemetry.proto.collector.trace.v1", package: "opentelemetry-proto")),
       "needs opentelemetry-proto (scripts/requirements-test.txt)"))
   func parsesWithOpenTelemetryProto() async throws {
     let fixture = try Self.fixtureWithNestedFire()

@@ -90,7 +90,8 @@ struct OTLPMetricsExportTests {
     "the official opentelemetry-proto classes parse the metrics, and their buckets add up",
     .enabled(
       if: Proofs.run(
-        when: PythonModule.isInstalled("opentelemetry.proto.collector.metrics.v1")),
+        needs: .pythonModule(
+          "opentelemetry.proto.collector.metrics.v1", package: "opentelemetry-proto")),
       "needs opentelemetry-proto (scripts/requirements-test.txt)"))
   func parsesWithOpenTelemetryProto() async throws {
     let fixture = try FixtureDatabase.standard()

@@ -5,11 +5,12 @@ import SleeveTestSupport
   import Glibc
 #endif
 
-/// Runs a program with its standard output on a pseudo-terminal of a given width, as a person's
-/// terminal would be: `isatty(1)` holds and `TIOCGWINSZ` reports the columns.
+/// Runs a program with its standard output (and, when asked, its standard error) on a
+/// pseudo-terminal of a given width, as a person's terminal would be: `isatty(1)` holds and
+/// `TIOCGWINSZ` reports the columns.
 enum PseudoTerminal {
   /// How a run ended: exit status, what the terminal showed (CR LF read back as LF), and
-  /// standard error (a pipe).
+  /// standard error (a pipe; empty when it went to the terminal).
   struct Result: Sendable {
     let status: Int32
     let screen: String
@@ -27,21 +28,22 @@ enum PseudoTerminal {
   static func run(
     _ executable: String, _ arguments: [String], columns: Int, directory: String? = nil,
     environment: [String: String] = ["PATH": "/usr/bin:/bin", "TERM": "xterm"],
-    timeout: Duration = .seconds(30)
+    timeout: Duration = .seconds(30), errorOnTerminal: Bool = false
   ) async throws -> Result {
     try await OffThePool.run {
       try run(
         executable, arguments, columns: columns, directory: directory, environment: environment,
-        timeout: timeout)
+        timeout: timeout, errorOnTerminal: errorOnTerminal)
     }
   }
 
   /// Runs `executable` with `arguments` in `directory`, standard output on a terminal `columns`
-  /// wide; killed after `timeout`. Blocks its thread: async tests get the overload above.
+  /// wide (standard error too, when `errorOnTerminal`); killed after `timeout`. Blocks its
+  /// thread: async tests get the overload above.
   static func run(
     _ executable: String, _ arguments: [String], columns: Int, directory: String? = nil,
     environment: [String: String] = ["PATH": "/usr/bin:/bin", "TERM": "xterm"],
-    timeout: Duration = .seconds(30)
+    timeout: Duration = .seconds(30), errorOnTerminal: Bool = false
   ) throws -> Result {
     // glibc declares posix_openpt, grantpt, unlockpt and ptsname_r only under _XOPEN_SOURCE,
     // which Swift's Glibc module does not define: look them up in the C library instead.
@@ -78,7 +80,8 @@ enum PseudoTerminal {
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     process.standardOutput = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
     let errors = Pipe()
-    process.standardError = errors
+    process.standardError =
+      errorOnTerminal ? FileHandle(fileDescriptor: slave, closeOnDealloc: false) : errors
     process.standardInput = FileHandle.nullDevice
     do {
       try process.run()
@@ -117,6 +120,8 @@ enum PseudoTerminal {
       }
     }
     process.waitForExit()
+    // Unused when standard error was the terminal: its write end is still this process's.
+    if errorOnTerminal { try? errors.fileHandleForWriting.close() }
     let error = errors.fileHandleForReading.readDataToEndOfFile()
     return Result(
       status: process.terminationStatus,

@@ -7,7 +7,7 @@ import Testing
 @Suite(
   "sleeve export --endpoint",
   .enabled(
-    if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3 (scripts/otlp-test-server)"),
+    if: Proofs.run(needs: .python3), "needs python3 (scripts/otlp-test-server)"),
   .timeLimit(.minutes(10)))
 struct PushCommandTests {
   /// The span ids (`trace/span`) of OTLP/JSON trace requests, in order.
@@ -297,7 +297,8 @@ struct PushCommandTests {
     "the pushed metrics requests parse with the official opentelemetry-proto classes",
     .enabled(
       if: Proofs.run(
-        when: PythonModule.isInstalled("opentelemetry.proto.collector.metrics.v1")),
+        needs: .pythonModule(
+          "opentelemetry.proto.collector.metrics.v1", package: "opentelemetry-proto")),
       "needs opentelemetry-proto (scripts/requirements-test.txt)"))
   func pushedMetricsParseWithOpenTelemetryProto() async throws {
     let fixture = try FixtureDatabase.standard()

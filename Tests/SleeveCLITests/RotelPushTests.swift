@@ -9,7 +9,7 @@ import Testing
 @Suite(
   "OTLP push to Rotel, a real collector",
   .enabled(
-    if: Proofs.run(when: RotelReceiver.canRun),
+    if: Proofs.run(needs: .pythonModule("rotel", package: "rotel")),
     "needs rotel (scripts/requirements-test.txt)"),
   .timeLimit(.minutes(10)))
 struct RotelPushTests {

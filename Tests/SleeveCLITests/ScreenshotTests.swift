@@ -4,8 +4,12 @@ import Testing
 
 /// Where Chromium is, if it is installed (Debian's `chromium` package).
 enum Chromium {
-  static let isInstalled = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].contains {
-    FileManager.default.isExecutableFile(atPath: $0)
+  static var isInstalled: Bool {
+    ["chromium", "chromium-browser"].contains { Proofs.executable($0) != nil }
+  }
+  /// Chromium, as a proof's need.
+  static var tool: ProofTool {
+    ProofTool("chromium", install: .debian("chromium"), isAvailable: isInstalled)
   }
 }
 
@@ -30,7 +34,7 @@ struct ScreenshotTests {
 
   @Test(
     "scripts/report-screenshot renders the HTML report to a PNG that is not blank",
-    .enabled(if: Proofs.run(when: Chromium.isInstalled), "needs Debian's chromium package"))
+    .enabled(if: Proofs.run(needs: Chromium.tool), "needs Debian's chromium package"))
   func reportRendersToAPicture() async throws {
     let fixture = try FixtureDatabase.standard()
     let directory = TemporaryDirectory()

@@ -2,6 +2,7 @@ import Foundation
 import SleeveExport
 import SleeveQuery
 import SleeveTestSupport
+import Synchronization
 import Testing
 
 /// The sender against `scripts/otlp-test-server` on loopback: retries, deadlines, messages.
@@ -11,7 +12,7 @@ import Testing
 /// catch a wait that did not end by the bound under test; a wait with no bound fails the test
 /// at its time limit instead of stalling the suite.
 @Suite(
-  .enabled(if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3"),
+  .enabled(if: Proofs.run(needs: .python3), "needs python3"),
   .timeLimit(.minutes(10)))
 struct OTLPHTTPSenderTests {
   static let body = Array(
@@ -446,5 +447,58 @@ struct OTLPHTTPSenderTests {
       to: server.baseURL, environment: ["OTEL_EXPORTER_OTLP_HEADERS": "Content-Type=text/plain"])
     _ = try await sender.send(Self.body, signal: .traces).get()
     #expect(try server.requests().first?.headers["content-type"] == "application/json")
+  }
+
+  @Test(
+    "each retry is announced before its wait: attempt, what failed, the wait drawn; not the last")
+  func retriesAreAnnounced() async throws {
+    let server = try await LoopbackOTLPServer.start(["503", "close", "200"])
+    defer { server.stop() }
+    let seed: UInt64 = 29
+    let jitter = SeededJitter(seed: seed)
+    let notices = Heard()
+    var configuration = try OTLPPushConfiguration.resolve(
+      flags: OTLPPushFlags(timeout: WaitBounds.hang, retryBudget: WaitBounds.hang),
+      environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL])
+    configuration.retry.initialInterval = .milliseconds(50)
+    let sender = OTLPHTTPSender(
+      configuration: configuration, jitter: { jitter.next() },
+      onRetry: { notice in notices.list.withLock { $0.append(notice) } })
+    let result = await sender.send(Self.body, signal: .traces)
+    #expect(try result.get().attempts == 3, "seed \(seed)")
+    let heard = notices.list.withLock { $0 }
+    try #require(heard.count == 2, "seed \(seed): \(heard)")
+    let replay = SeededJitter(seed: seed)
+    for (index, notice) in heard.enumerated() {
+      #expect(notice.attempt == index + 1)
+      #expect(notice.endpoint == server.baseURL + "/v1/traces" && notice.signal == .traces)
+      #expect(
+        notice.wait
+          == configuration.retry.interval(beforeRetry: index + 1, unit: replay.next()),
+        "seed \(seed)")
+    }
+    #expect(heard[0].kind == .rejected(status: 503))
+    #expect(heard[0].message == "Service Unavailable", "\(heard[0])")
+    #expect(heard[1].kind == .unreachable && !heard[1].message.isEmpty, "\(heard[1])")
+    // A request that gives up announces no retry for its last attempt.
+    let refused = try await LoopbackOTLPServer.start(["503"])
+    defer { refused.stop() }
+    let once = Heard()
+    var none = configuration
+    none.retry.budget = .zero
+    none.targets[.traces] = try OTLPPushConfiguration.resolve(
+      flags: OTLPPushFlags(), environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": refused.baseURL]
+    ).target(for: .traces)
+    let quiet = OTLPHTTPSender(
+      configuration: none, onRetry: { notice in once.list.withLock { $0.append(notice) } })
+    if case .success = await quiet.send(Self.body, signal: .traces) {
+      Issue.record("a 503 with no retries was delivered")
+    }
+    #expect(once.list.withLock { $0 }.isEmpty)
+  }
+
+  /// The notices a sender's `onRetry` heard.
+  final class Heard: Sendable {
+    let list = Mutex<[OTLPRetryNotice]>([])
   }
 }

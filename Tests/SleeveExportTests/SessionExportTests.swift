@@ -25,7 +25,7 @@ struct SessionExportTests {
 
   @Test(
     "a session ends, then goes to the collector: every span arrives and the ledger says delivered",
-    .enabled(if: Proofs.run(when: LoopbackOTLPServer.canRun), "needs python3"))
+    .enabled(if: Proofs.run(needs: .python3), "needs python3"))
   func endedSessionIsPushed() async throws {
     let server = try await LoopbackOTLPServer.start(["200"])
     defer { server.stop() }

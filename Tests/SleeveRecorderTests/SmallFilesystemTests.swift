@@ -7,6 +7,13 @@ import Testing
 
 /// A real, tiny filesystem (tmpfs), where mounting one is allowed (root in a container).
 enum SmallFilesystem {
+  /// Permission to mount, as a proof's need: nothing installs it.
+  static var tool: ProofTool {
+    ProofTool(
+      "mount", install: .permission("needs permission to mount a tmpfs (root in a container)"),
+      isAvailable: canMount)
+  }
+
   static let canMount: Bool = {
     let directory = TemporaryDirectory()
     guard mount(directory.url.path, size: "64k") else { return false }
@@ -39,7 +46,7 @@ enum SmallFilesystem {
 struct SmallFilesystemTests {
   @Test(
     "a full filesystem fails writes with the error in the callback; dispatch and accounting hold",
-    .enabled(if: Proofs.run(when: SmallFilesystem.canMount), "needs permission to mount a tmpfs"))
+    .enabled(if: Proofs.run(needs: SmallFilesystem.tool), "needs permission to mount a tmpfs"))
   func realFullFilesystem() async throws {
     let directory = TemporaryDirectory()
     let mountPoint = directory.path("tiny")

@@ -9,7 +9,7 @@ import Foundation
 /// the test process dies (its standard input closes). Starting waits at most
 /// `startupLimit` for the port.
 ///
-/// Gate a test on `LoopbackOTLPServer.canRun` with `Proofs.run(when:)`: without python3 the
+/// Gate a test on it with `Proofs.run(needs: .python3)`: without python3 the
 /// test is skipped on a developer's machine and fails under `SLEEVE_REQUIRE_PROOFS=1`.
 ///
 /// `@unchecked Sendable`: every stored property is a `let` set before the value is shared;

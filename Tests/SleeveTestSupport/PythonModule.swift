@@ -1,8 +1,8 @@
 import Foundation
 
 /// The Python interpreter the proofs run their scripts with, and whether a module is importable
-/// (the gate of the proofs that run a Python tool, `Proofs.run(when:)`), installed by `.ci/run`
-/// from `scripts/requirements-test.txt`.
+/// (the gate of the proofs that run a Python tool, `Proofs.run(needs:)`,
+/// `ProofTool.pythonModule`), installed by `.ci/run` from `scripts/requirements-test.txt`.
 public enum PythonModule {
   /// The interpreter `python3` on PATH resolves to, found once per process
   /// (`sys.executable`), so a launch runs it directly: a version manager's shim (pyenv's is a
@@ -11,7 +11,7 @@ public enum PythonModule {
   /// launching fails and a gated proof says Python is missing.
   public static let interpreter: String = {
     let found = try? ChildProcess.run(
-      PythonModule.interpreter, ["-c", "import sys; print(sys.executable)"])
+      "/usr/bin/env", ["python3", "-c", "import sys; print(sys.executable)"])
     guard let found, found.status == 0 else { return "/usr/bin/python3" }
     // The output holds standard error too: the path is the last line that is one.
     let lines = found.output.split(separator: "\n").map(String.init)

@@ -71,34 +71,30 @@ extension ExportCommand {
     let filter = try SharedOptions.filter(arguments, context: context)
     // The file is opened (and checked) by the pusher's reader; a missing one is 66 as always.
     _ = try context.openDatabase()
+    let retries = PushRetryLines(console: context.console)
+    // Cleared before anything else prints, the error line of a failure included.
+    defer { retries.finish() }
     let pusher = OTLPPusher(
-      databasePath: context.databasePath, sender: OTLPHTTPSender(configuration: configuration),
+      databasePath: context.databasePath,
+      sender: OTLPHTTPSender(
+        configuration: configuration,
+        jitter: context.console.retryJitter ?? { Double.random(in: 0..<1) },
+        onRetry: retries.retried),
       options: OTLPPushOptions(
         signals: Set(signals), resend: arguments.has(resend)))
     let report = try await pusher.push(matching: filter)
+    retries.finish()
     for delivery in report.deliveries {
       context.console.error(TerminalText.escaped(PushText.line(delivery)) + "\n")
       if let warning = PushText.rejection(delivery) {
         context.console.error("Warning: " + TerminalText.escaped(warning) + "\n")
       }
     }
-    if let error = report.unreachable {
-      context.console.error(
-        "Error: " + TerminalText.escaped(error.description)
-          + "; nothing more was marked delivered\n")
-      return .unavailable
-    }
-    if let error = report.refused {
-      context.console.error("Error: " + TerminalText.escaped(error.description) + "\n")
-      return .refused
-    }
+    // Each failure carries its exit code (69 unreachable or changed, 76 refused) and its line.
+    if let error = report.unreachable { throw error }
+    if let error = report.refused { throw error }
     if let changed = report.changed, case .changed(let sequence) = changed.outcome {
-      context.console.error(
-        "Error: "
-          + TerminalText.escaped(
-            OTLPSessionChanged(endpoint: changed.endpoint, sequence: sequence).description)
-          + "\n")
-      return .unavailable
+      throw OTLPSessionChanged(endpoint: changed.endpoint, sequence: sequence)
     }
     return .success
   }
@@ -136,6 +132,21 @@ enum PushText {
     case .stopped:
       return "\(head): not sent (the push stopped at an unreachable endpoint)."
     }
+  }
+
+  /// `POST URL: attempt 2 failed (HTTP 503: Service Unavailable); attempt 3 in 1.8 s`: a retry,
+  /// before its wait.
+  static func retry(_ notice: OTLPRetryNotice) -> String {
+    let what: String
+    switch notice.kind {
+    case .rejected(let status): what = "HTTP \(status): \(notice.message)"
+    case .unreachable: what = "unreachable: \(notice.message)"
+    }
+    let wait = notice.wait.components
+    let seconds = Double(wait.seconds) + Double(wait.attoseconds) / 1e18
+    return
+      "POST \(notice.endpoint): attempt \(notice.attempt) failed (\(what)); attempt "
+      + "\(notice.attempt + 1) in \(Formatting.fixed(seconds, digits: 1)) s"
   }
 
   /// The receiver's partial success, when it refused items.

@@ -123,8 +123,7 @@ enum ExportCommand: Command {
         }
       }
       try sink.finish()
-      progress?.finish(
-        "Exported session \(current) of \(sessions.count): \(tally.outcomes) handler invocations")
+      progress?.finish()
       return (sessions, tally)
     }
     if let path = arguments.text(of: out) {

@@ -36,19 +36,21 @@ enum MergeCommand: Command {
     let created = try DatabaseFile.inspect(out) == .missing
     var store: StoreWriter? = try StoreWriter(path: out)
     var reports: [SessionMerger.Report] = []
+    let progress = ProgressLine(console: console)
+    defer { progress.finish() }
     do {
       for (index, input) in inputs.enumerated() {
         let report = try store!.merge(path: input, includeUnterminated: includeUnterminated) {
           step in
-          guard console.errorIsTerminal else { return }
-          console.error(
-            "\rMerging '\(TerminalText.escaped(input))' (\(index + 1) of \(inputs.count)): session \(step.session) "
-              + "of \(step.sessions), \(Int(step.fraction * 100))%  ")
-          if step.session == step.sessions && step.fraction == 1 { console.error("\n") }
+          progress.update(
+            "Merging '\(input)' (\(index + 1) of \(inputs.count)): session \(step.session) "
+              + "of \(step.sessions), \(Int(step.fraction * 100))%")
         }
         reports.append(report)
       }
+      progress.finish()
     } catch {
+      progress.finish()
       // What was merged before the failure stays merged: say so, then report the failure.
       if !reports.isEmpty { printReports(reports, out: out, context: context) }
       if created && reports.isEmpty {

@@ -55,10 +55,17 @@ enum PruneCommand: Command {
     let store = try StoreWriter(path: context.databasePath)
     let plan = try store.planPrune(sessions: sessions, policy: policy)
     let progress = ProgressLine(console: context.console)
+    // Cleared on the way out too: an error line then starts a row of its own.
+    defer { progress.finish() }
     let result = try store.prune(plan) { done in
-      progress.update("Pruning session \(done) of \(plan.targets.count)")
+      let count = plan.targets.count
+      // VACUUM follows the last session: it can take longest.
+      progress.update(
+        done < count
+          ? "Pruning session \(done) of \(count)"
+          : "Pruned \(count) sessions; reclaiming the space", always: done == count)
     }
-    progress.finish("Pruned \(result.pruned.count) of \(plan.targets.count) sessions")
+    progress.finish()
     show(plan: plan, result: result, context: context)
     return .success
   }

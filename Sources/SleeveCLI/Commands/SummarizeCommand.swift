@@ -40,12 +40,14 @@ enum SummarizeCommand: Command {
     context.warnUnowned(unowned)
     let store = try StoreWriter(path: context.databasePath)
     let progress = ProgressLine(console: context.console)
+    // Cleared on the way out too: an error line then starts a row of its own.
+    defer { progress.finish() }
     let report = try store.summarize(
       sessions: sessions.map(\.id), rebuild: arguments.has(Self.rebuild)
     ) { done in
       progress.update("Summarizing session \(done) of \(sessions.count)")
     }
-    progress.finish("Summarized \(report.summarized.count) of \(sessions.count) sessions")
+    progress.finish()
     show(report, sessions: sessions, context: context)
     return .success
   }

@@ -23,13 +23,25 @@ final class Console: Sendable {
   /// The width of the terminal on standard output, in cells: the terminal's own
   /// (`TIOCGWINSZ`), else `COLUMNS`, else 80. Meaningful only when `outputIsTerminal`.
   let terminalColumns: Int
+  /// The width of the terminal on standard error, in cells, as `terminalColumns` reads it:
+  /// progress lines are cut to it so that each stays one row (a wrapped one cannot be redrawn
+  /// in place). Meaningful only when `errorIsTerminal`.
+  let errorColumns: Int
+  /// How long work runs before its progress line appears (`ProgressLine`): one second for the
+  /// process's console, so quick commands draw nothing; tests choose.
+  let progressDelay: Duration
+  /// The jitter of a push's retries (uniform in 0..<1), or `nil` for the system's random
+  /// numbers: tests pass a seeded source, so retry waits replay.
+  let retryJitter: (@Sendable () -> Double)?
 
   /// The process's real streams and environment.
   static func standard(environment: [String: String]) -> Console {
     Console(
       capturing: false, environment: environment, outputIsTerminal: isatty(1) == 1,
       errorIsTerminal: isatty(2) == 1,
-      terminalColumns: columns(reported: reportedColumns(of: 1), environment: environment))
+      terminalColumns: columns(reported: reportedColumns(of: 1), environment: environment),
+      errorColumns: columns(reported: reportedColumns(of: 2), environment: environment),
+      progressDelay: .seconds(1), retryJitter: nil)
   }
 
   /// A terminal's width: the one it reports when it reports one, else a `COLUMNS` of 1 to
@@ -51,22 +63,29 @@ final class Console: Sendable {
 
   /// A console that keeps what is written, for tests; `outputIsTerminal` pretends standard
   /// output is a terminal `columns` wide (else `COLUMNS`, else 80), `errorIsTerminal` that
-  /// standard error is one.
+  /// standard error is one (as wide); progress lines appear after `progressDelay` (at once by
+  /// default) and a push's retries wait with `retryJitter`'s values.
   static func capturing(
     environment: [String: String] = [:], outputIsTerminal: Bool = false, columns: Int? = nil,
-    errorIsTerminal: Bool = false
+    errorIsTerminal: Bool = false, progressDelay: Duration = .zero,
+    retryJitter: (@Sendable () -> Double)? = nil
   ) -> Console {
-    Console(
+    let width = Self.columns(reported: columns, environment: environment)
+    return Console(
       capturing: true, environment: environment, outputIsTerminal: outputIsTerminal,
-      errorIsTerminal: errorIsTerminal,
-      terminalColumns: Self.columns(reported: columns, environment: environment))
+      errorIsTerminal: errorIsTerminal, terminalColumns: width, errorColumns: width,
+      progressDelay: progressDelay, retryJitter: retryJitter)
   }
 
   private init(
     capturing: Bool, environment: [String: String], outputIsTerminal: Bool, errorIsTerminal: Bool,
-    terminalColumns: Int
+    terminalColumns: Int, errorColumns: Int, progressDelay: Duration,
+    retryJitter: (@Sendable () -> Double)?
   ) {
     self.terminalColumns = terminalColumns
+    self.errorColumns = errorColumns
+    self.progressDelay = progressDelay
+    self.retryJitter = retryJitter
     self.capturing = capturing
     self.environment = environment
     self.outputIsTerminal = outputIsTerminal

@@ -50,7 +50,7 @@ public struct OTLPSessionExport: SessionExport {
 
 /// A session whose request at `sequence` differs from the one `endpoint` accepted before:
 /// not sent again (`sleeve export --endpoint … --resend` sends it all).
-public struct OTLPSessionChanged: Error, Sendable, Equatable, CustomStringConvertible {
+public struct OTLPSessionChanged: CommandFailure, Sendable, Equatable, CustomStringConvertible {
   /// The URL, without credentials.
   public let endpoint: String
   /// The request that differs.
@@ -67,4 +67,6 @@ public struct OTLPSessionChanged: Error, Sendable, Equatable, CustomStringConver
     "request \(sequence) differs from the one \(endpoint) accepted before (the session "
       + "changed since); not sent again: --resend sends it all"
   }
+  /// 69: what the endpoint holds can only be replaced (`--resend`), not added to.
+  public var exitCode: ExitCode { .unavailable }
 }

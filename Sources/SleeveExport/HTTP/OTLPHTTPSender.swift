@@ -27,16 +27,20 @@ public final class OTLPHTTPSender: OTLPRequestSending {
   /// The targets and retry policy this sender uses.
   public let configuration: OTLPPushConfiguration
   private let jitter: @Sendable () -> Double
+  private let onRetry: @Sendable (OTLPRetryNotice) -> Void
   private let transport: HTTPTransport
 
   /// A sender for `configuration`; `jitter` returns uniform values in 0..<1 (inject a seeded
-  /// source in tests).
+  /// source in tests); `onRetry` hears of every failed attempt that will be tried again, just
+  /// before the wait (from the task sending, possibly several at once).
   public init(
     configuration: OTLPPushConfiguration,
-    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    onRetry: @escaping @Sendable (OTLPRetryNotice) -> Void = { _ in }
   ) {
     self.configuration = configuration
     self.jitter = jitter
+    self.onRetry = onRetry
     self.transport = HTTPTransport()
   }
 
@@ -119,6 +123,10 @@ public final class OTLPHTTPSender: OTLPRequestSending {
       case .stop(let reason):
         return failure(kind, message + "; " + reason)
       case .wait(let wait):
+        onRetry(
+          OTLPRetryNotice(
+            endpoint: target.display, signal: signal, attempt: attempt, kind: kind,
+            message: message, wait: wait))
         do {
           try await Task.sleep(for: wait)
         } catch {

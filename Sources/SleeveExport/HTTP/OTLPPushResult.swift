@@ -1,3 +1,5 @@
+import SleeveStore
+
 /// What a receiver answered to a request it accepted (HTTP 2xx).
 public struct OTLPAccepted: Sendable, Equatable {
   /// Items (spans or metric data points) the receiver rejected in a partial success
@@ -82,5 +84,15 @@ extension OTLPRequestSending {
     OTLPAccepted, OTLPPushError
   > {
     await send(body, signal: signal)
+  }
+}
+
+extension OTLPPushError: CommandFailure {
+  /// 69 when the endpoint stayed unreachable, 76 when the receiver refused the request.
+  public var exitCode: ExitCode { kind == .unreachable ? .unavailable : .refused }
+  /// ``description``; for an unreachable endpoint, also that the push stopped there, so that
+  /// nothing after it was marked delivered.
+  public var failureMessage: String? {
+    kind == .unreachable ? description + "; nothing more was marked delivered" : description
   }
 }

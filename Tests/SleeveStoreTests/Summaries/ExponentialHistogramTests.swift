@@ -140,8 +140,9 @@ struct ExponentialHistogramTests {
     "bucket indices equal the OpenTelemetry Python SDK's mapping at scales −4 to 8",
     .enabled(
       if: Proofs.run(
-        when: PythonModule.isInstalled(
-          "opentelemetry.sdk.metrics._internal.exponential_histogram.mapping.logarithm_mapping")),
+        needs: .pythonModule(
+          "opentelemetry.sdk.metrics._internal.exponential_histogram.mapping.logarithm_mapping",
+          package: "opentelemetry-sdk")),
       "needs opentelemetry-sdk (scripts/requirements-test.txt)"))
   func mappingIsOpenTelemetrys() async throws {
     let seed = UInt64(Date().timeIntervalSince1970)
@@ -175,7 +176,7 @@ struct ExponentialHistogramTests {
   @Test(
     "percentiles are within the stated bound of numpy's method='lower' on log-normal, bimodal and heavy-tailed data",
     .enabled(
-      if: Proofs.run(when: PythonModule.isInstalled("numpy")),
+      if: Proofs.run(needs: .pythonModule("numpy", package: "numpy")),
       "needs numpy (scripts/requirements-test.txt)"))
   func percentilesAreWithinTheirBound() async throws {
     let seed = UInt64(Date().timeIntervalSince1970)
