@@ -59,22 +59,23 @@ struct DocsReferenceTests {
 
   @Test("ARCHITECTURE.md is one page and links every subsystem page under docs/")
   func overviewIsOnePage() throws {
-    let text = try String(
-      contentsOf: Self.index.root.appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)
-    let lines = Self.lineCount(text)
-    #expect(lines <= Self.overviewLineLimit, "ARCHITECTURE.md has \(lines) lines")
-    #expect(!Self.subsystemPages.isEmpty)
-    #expect(Self.subsystemPages.filter { !text.contains("](\($0))") } == [])
+    try Self.expectShort(
+      "ARCHITECTURE.md", limit: Self.overviewLineLimit, linking: Self.subsystemPages)
   }
 
   @Test("README.md is at most 250 lines and links every reference page under docs/guide/")
   func readmeIsShort() throws {
+    try Self.expectShort("README.md", limit: Self.readmeLineLimit, linking: Self.guidePages)
+  }
+
+  /// `document` has at most `limit` lines and links each of `pages` (which must not be empty).
+  static func expectShort(_ document: String, limit: Int, linking pages: [String]) throws {
     let text = try String(
-      contentsOf: Self.index.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let lines = Self.lineCount(text)
-    #expect(lines <= Self.readmeLineLimit, "README.md has \(lines) lines")
-    #expect(!Self.guidePages.isEmpty)
-    #expect(Self.guidePages.filter { !text.contains("](\($0)") } == [])
+      contentsOf: index.root.appendingPathComponent(document), encoding: .utf8)
+    let lines = lineCount(text)
+    #expect(lines <= limit, "\(document) has \(lines) lines")
+    #expect(!pages.isEmpty)
+    #expect(pages.filter { !text.contains("](\($0)") } == [])
   }
 
   @Test("the rules find a dead link and a dead anchor in README and in a reference page")
