@@ -46,9 +46,12 @@ enum CheckCommand: Command {
       --failure-limit of them (default 1); found in fewer, the gate holds. Handlers with
       no baseline, or none in the candidate, are advisory: listed, not counted; so are the
       handlers of the quarantine list ('sleeve quarantine'), and with --quarantine flaky
-      those 'sleeve flaky' judges flaky (--quarantine none counts every handler).
+      those 'sleeve flaky' judges flaky (--quarantine none counts every handler). On a
+      terminal, the checks that pass and the advisory ones fold into a note each under the
+      table (--all-rows shows them); pipes, files and the other formats keep every check.
       """,
     options: [SharedOptions.db.spec, JudgedFormat.option] + TerminalDisplay.options
+      + [TerminalDisplay.allRows.spec]
       + SharedOptions.filters + [
         maxErrorRate.spec, maxP99.spec, minSamples.spec, applyFlag.spec, sequential.spec,
         fixedHorizon.spec, critical.spec, advisory.spec, maxDataLoss.spec,

@@ -14,9 +14,13 @@ enum DiffCommand: Command {
       are compared test by test (Cochran-Mantel-Haenszel, van Elteren). A failure type the
       baseline never had is a regression at any rate. A flag rolling out by percentage shows
       each side's concurrent cohorts per served share below the table (and under "rollouts"
-      in JSON). Exit 0 whatever the verdicts (gate with 'sleeve check --baseline').
+      in JSON). On a terminal, the rows no judgement needs (unchanged, new, gone) fold into
+      a note per verdict under the table (--all-rows shows them); pipes, files and the
+      other formats keep every row. Exit 0 whatever the verdicts (gate with 'sleeve check
+      --baseline').
       """,
     options: [SharedOptions.db.spec, JudgedFormat.option] + TerminalDisplay.options
+      + [TerminalDisplay.allRows.spec]
       + BaselineSelection.filters + [
         SharedOptions.by, BaselineSelection.baseline, BaselineSelection.candidate,
         BaselineSelection.allowOverlap,

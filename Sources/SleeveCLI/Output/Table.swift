@@ -30,6 +30,9 @@ struct Table: Sendable {
   var rows: [[Cell]] = []
   /// The columns that may leave the table people read, and how (``Fold``); CSV never folds.
   var folds: [Int: Fold] = [:]
+  /// The rows that may leave the table on a terminal, and how they are named
+  /// (``RowFold``); CSV, Markdown and pipes keep every row.
+  var rowFold: RowFold?
 
   init(columns: [String], numeric: Set<Int> = [], freeText: Set<Int> = []) {
     self.columns = columns
@@ -101,6 +104,69 @@ extension Table {
     case derived(String)
   }
 
+  /// Rows that need no attention (`diff`'s unchanged, new and gone rows, `check`'s passed and
+  /// advisory checks), declared on their row type's ``Columns`` (``Columns/foldingRows(name:_:)``):
+  /// on a terminal (``TerminalDisplay/foldsRows``) they leave the table for one note per kind
+  /// naming them (`6 unchanged: validate-cart, track-purchase and 4 more (--all-rows shows
+  /// them).`).
+  struct RowFold: Sendable, Equatable {
+    /// The most names a note lists before `and K more`.
+    static let namesShown = 8
+
+    /// What folded rows of one kind are, after their count: `check passed` for one,
+    /// `checks passed` for more.
+    struct Noun: Sendable, Equatable, Hashable {
+      let one: String
+      let many: String
+
+      init(one: String, many: String) {
+        self.one = one
+        self.many = many
+      }
+
+      /// A noun the same for one row and many (`unchanged`).
+      init(_ both: String) { self.init(one: both, many: both) }
+    }
+
+    /// The folded rows of one kind, in table order.
+    struct Kind: Sendable, Equatable {
+      let noun: Noun
+      /// The rows, by index, ascending.
+      let rows: [Int]
+      /// Each row's name in the note, in `rows`' order.
+      let names: [String]
+    }
+
+    /// The kinds, in the order their first row comes in the table.
+    let kinds: [Kind]
+
+    /// The rows that fold.
+    var rows: Set<Int> { Set(kinds.flatMap(\.rows)) }
+
+    /// The note of `kind`: its count and noun, its distinct names in order (the first
+    /// ``namesShown``, then `and K more`), then which `flag` shows them.
+    static func note(_ kind: Kind, shownBy flag: String) -> String {
+      var seen: Set<String> = []
+      let names = kind.names.filter { seen.insert($0).inserted }
+      let shown = names.prefix(namesShown).joined(separator: ", ")
+      let more = names.count > namesShown ? " and \(names.count - namesShown) more" : ""
+      let noun = kind.rows.count == 1 ? kind.noun.one : kind.noun.many
+      let them = kind.rows.count == 1 ? "it" : "them"
+      return "\(kind.rows.count) \(noun): \(shown)\(more) (\(flag) shows \(them))."
+    }
+  }
+
+  /// This table without its foldable rows (``RowFold``), and a note per kind naming them
+  /// (``RowFold/note(_:shownBy:)``). Unchanged (no note) when no row folds.
+  func rowFolded(shownBy flag: String) -> (Table, [String]) {
+    guard let fold = rowFold, !fold.kinds.isEmpty else { return (self, []) }
+    let left = fold.rows
+    var table = self
+    table.rows = rows.indices.filter { !left.contains($0) }.map { rows[$0] }
+    table.rowFold = nil
+    return (table, fold.kinds.map { RowFold.note($0, shownBy: flag) })
+  }
+
   /// This table without its columns that are 0 in every row (``Fold/zero``, raw value `0`),
   /// and the note naming them (none when nothing folds, or the table has no rows).
   func zeroFolded() -> (Table, [String]) {
@@ -145,6 +211,7 @@ extension Table {
     table.rows = rows.map { row in kept.map { row[$0] } }
     table.folds = Dictionary(
       uniqueKeysWithValues: folds.compactMap { key, fold in index[key].map { ($0, fold) } })
+    table.rowFold = rowFold
     return table
   }
 }

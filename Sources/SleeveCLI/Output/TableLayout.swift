@@ -34,12 +34,22 @@ enum TableLayout {
     return out + body(table, display: display)
   }
 
-  /// `table` alone, laid out for `display`. Columns 0 in every row fold into a note under
-  /// it in every layout; on a terminal too narrow for the full table, the other foldable
+  /// `table` alone, laid out for `display`. On a terminal that folds rows
+  /// (``TerminalDisplay/foldsRows``), the rows that need no attention leave it for a note
+  /// under it first (``Table/rowFolded(shownBy:)``; only that note when every row folds).
+  /// Columns 0 in every row fold into a note under it in every layout; on a terminal too narrow for the full table, the other foldable
   /// columns fold too (``Table/widthFolded()``) before free text moves to notes, and before
   /// the expanded layout.
   static func body(_ table: Table, display: TerminalDisplay) -> String {
-    let (table, notes) = table.zeroFolded()
+    let (kept, rowNotes) =
+      display.foldsRows
+      ? table.rowFolded(shownBy: "--" + TerminalDisplay.allRows.spec.name) : (table, [])
+    if kept.rows.isEmpty && !rowNotes.isEmpty {
+      return String(
+        foldNotes(rowNotes, width: display.layout == .wide ? nil : display.width).dropFirst())
+    }
+    let (table, columnNotes) = kept.zeroFolded()
+    let notes = rowNotes + columnNotes
     let header = table.columns.map(TerminalText.escaped)
     let rows = table.escapedRows()
     switch display.layout {

@@ -32,14 +32,19 @@ struct TerminalDisplay: Sendable {
   let layout: Layout
   /// Whether verdicts, the decision line and the header row are coloured.
   let colored: Bool
+  /// Whether the rows that need no attention (``Table/RowFold``: `diff`'s unchanged rows,
+  /// `check`'s passed checks) fold into one note under the table: on a terminal, for a
+  /// command that takes `--all-rows`, unless it is given. Pipes and files keep every row.
+  let foldsRows: Bool
 
   /// A pipe's or file's display: the full table, no colour.
   static let plain = TerminalDisplay(width: nil, layout: .wide, colored: false)
 
-  init(width: Int?, layout: Layout, colored: Bool) {
+  init(width: Int?, layout: Layout, colored: Bool, foldsRows: Bool = false) {
     self.width = width.map { max($0, Self.minimumWidth) }
     self.layout = layout
     self.colored = colored
+    self.foldsRows = foldsRows
   }
 
   /// `--color auto|always|never`.
@@ -53,6 +58,10 @@ struct TerminalDisplay: Sendable {
     "expanded", help: "One block per row (field, value), whatever the width.")
   /// `--wide`.
   static let wide = Flag("wide", help: "The full table, however wide the terminal.")
+
+  /// `--all-rows` (only commands whose rows fold on a terminal take it: `diff`, `check`).
+  static let allRows = Flag(
+    "all-rows", help: "Every row on a terminal too: none folded into a note (unchanged, passed).")
 
   /// The options that shape a table (accepted by every command that prints one).
   static let options = [color.spec, expanded.spec, wide.spec]
@@ -86,6 +95,9 @@ struct TerminalDisplay: Sendable {
       }
     let width = console.outputIsTerminal ? console.terminalColumns : nil
     let layout: Layout = expanded ? .expanded : (wide || width == nil) ? .wide : .fit
-    return TerminalDisplay(width: width, layout: layout, colored: colored)
+    let foldsRows =
+      width != nil && command.options.contains { $0.name == allRows.spec.name }
+      && !arguments.has(allRows)
+    return TerminalDisplay(width: width, layout: layout, colored: colored, foldsRows: foldsRows)
   }
 }

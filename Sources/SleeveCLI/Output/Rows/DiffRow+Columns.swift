@@ -57,7 +57,9 @@ extension DiffRow {
   /// The columns of a comparison (`sleeve diff`, `check --baseline`'s PR comment), keyed by
   /// `diff`'s grouping: the verdict (toned), both sides' n, error rate, p50 and p99, the
   /// shift, the tests, why and the methods under `diff`'s options. JSON names a handler by
-  /// its control and name (any other group by its `key`) and nests each side and test.
+  /// its control and name (any other group by its `key`) and nests each side and test. On a
+  /// terminal, the rows no judgement needs (unchanged; new and gone, which only one side
+  /// ran) fold into a note per verdict naming them (``Table/RowFold``).
   static func columns(for diff: BaselineDiff) -> Columns<DiffRow> {
     let options = diff.options
     return Columns([
@@ -106,6 +108,11 @@ extension DiffRow {
       .json("detectableLatencyShift") { .number($0.detectable.latencyShift) },
       .json("strata") { $0.strata.map { .integer($0) } ?? .null },
       .json("reasons") { .array($0.reasons.map { .string($0) }) },
-    ])
+    ]).foldingRows(name: { DiffTable.name($0) }) { row in
+      switch row.verdict {
+      case .unchanged, .new, .gone: Table.RowFold.Noun(row.verdict.rawValue)
+      case .regressed, .improved, .insufficient: nil
+      }
+    }
   }
 }

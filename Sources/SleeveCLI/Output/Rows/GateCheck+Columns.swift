@@ -6,6 +6,8 @@ extension GateCheck {
   /// floor, the p-value, the verdict (toned), the method and, with `detail`, why. Without
   /// `method` the table leaves the method out (a report states it once under the table).
   /// JSON has every member whatever the table shows: the threshold is `null` when unknown.
+  /// On a terminal, the checks that pass and the advisory ones (never counted) fold into a
+  /// note each, naming their subjects (``Table/RowFold``).
   static func columns(detail: Bool = false, method: Bool = true) -> Columns<GateCheck> {
     Columns(
       [
@@ -39,6 +41,15 @@ extension GateCheck {
         + (detail ? [.text("detail", json: nil, layout: .freeText) { $0.detail ?? "" }] : []) + [
           .json("detail") { .text($0.detail) },
           .json("site") { .text($0.site) },
-        ])
+        ]
+    ).foldingRows(name: \.subject) { check in
+      switch check.verdict {
+      case .pass: Table.RowFold.Noun(one: "check passed", many: "checks passed")
+      case .advisory:
+        Table.RowFold.Noun(
+          one: "advisory check (not counted)", many: "advisory checks (not counted)")
+      case .breach, .insufficient: nil
+      }
+    }
   }
 }
