@@ -14,7 +14,8 @@ struct TerminalColourTests {
   func verdictsAreColoured() async throws {
     let fixture = try FixtureDatabase.standard()
     let result = await TerminalRunner.run(
-      ["check", "--session", "all", "--db", fixture.path], columns: 200)
+      // --all-rows: a terminal folds passed checks into a note, and the green is on their rows.
+      ["check", "--session", "all", "--db", fixture.path, "--all-rows"], columns: 200)
     #expect(result.exit == 1)
     #expect(result.out.contains(Self.red + "breach\u{1B}[0m"), "\(result.out.debugDescription)")
     #expect(result.out.contains(Self.green + "pass\u{1B}[0m"))
