@@ -23,6 +23,39 @@ struct DemoPromiseTests {
     return verdicts
   }
 
+  @Test("README's query block after demo runs, each line with the exit its comment states")
+  func readmeQueryBlockRuns() async throws {
+    let (path, exit) = await RecordedDemo.shared.recorded()
+    try #require(exit == 0)
+    let section = try ReadmeSnippet.section("## Two commands", of: "README.md")
+    let after = try #require(section.range(of: "Then query what the demo recorded:"))
+    let block = try #require(
+      ReadmeSnippet.between("```sh", "```", in: String(section[after.upperBound...])))
+    // `swift run sleeve X …; echo "…: $?"  # exit N: …` is read as `sleeve X …  # exit N: …`.
+    let lines = block.filter { $0.hasPrefix("swift run sleeve ") }.map { line in
+      let command = line.dropFirst("swift run ".count)
+      let comment = command.range(of: "#").map { String(command[$0.lowerBound...]) } ?? ""
+      let run = command.prefix { $0 != ";" && $0 != "#" }
+      return ReadmeCommandLine(String(run) + " " + comment)
+    }
+    #expect(lines.count == 6)
+    #expect(lines.filter { $0.exit != 0 }.count == 2, "the gate and lint state their exit 1")
+    for line in lines {
+      let result = await CLIRunner.run(line.arguments + ["--db", path])
+      #expect(result.exit == line.exit, "\(line.arguments): \(result.error)")
+    }
+    // "9 findings, one per check": the lint comment's count is the checks'.
+    let lint = await CLIRunner.run(["lint", "--db", path, "--format", "json"])
+    let findings = try #require(
+      (try JSONSerialization.jsonObject(with: Data(lint.out.utf8)) as? [String: Any])?["findings"]
+        as? [[String: Any]], "\(lint.out)")
+    let checks = Set(findings.compactMap { $0["check"] as? String })
+    #expect(
+      findings.count == 9 && checks.count == 9, "\(findings.count) findings, \(checks.count) checks"
+    )
+    #expect(block.contains { $0.contains("# exit 1: \(findings.count) findings, one per check") })
+  }
+
   @Test(
     "README's gate after demo rolls back (exit 1) for the new checkout's errors and slowness only"
   )
