@@ -41,16 +41,44 @@ final class HTTPTransport: Sendable {
   /// Sends `post`, giving up after `deadline`.
   func perform(_ post: HTTPPost, deadline: Duration) async -> HTTPAttemptOutcome {
     let cancelled = CancelFlag()
-    return await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
+    let handOff = AttemptHandOff()
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         Thread {
-          continuation.resume(
-            returning: CurlTransfer.run(post, deadline: deadline, cancelled: cancelled))
+          handOff.publish(CurlTransfer.run(post, deadline: deadline, cancelled: cancelled))
+          continuation.resume()
         }.start()
       }
     } onCancel: {
       cancelled.set()
     }
+    return handOff.outcome
+  }
+}
+
+/// An attempt's outcome, handed from its transfer thread to the task awaiting it.
+///
+/// `@unchecked Sendable`, and safe: `stored` is written once, by the transfer thread, before
+/// `published` is stored with release ordering and before the continuation is resumed; the
+/// awaiting task reads it only after that resume, and after loading `published` with acquire
+/// ordering. The continuation alone orders the write before the read; the release and acquire
+/// pair states the same order where ThreadSanitizer sees it: it does not always see the order a
+/// continuation resumed from a thread the runtime does not own gives, and CI's ThreadSanitizer
+/// run once reported the answer's bytes as raced between the two threads.
+final class AttemptHandOff: @unchecked Sendable {
+  private static let none = HTTPAttemptOutcome.failed("the transfer ended without an outcome")
+  private var stored = AttemptHandOff.none
+  private let published = Atomic<Bool>(false)
+
+  /// Called once, by the transfer thread, when the transfer has ended.
+  func publish(_ outcome: HTTPAttemptOutcome) {
+    stored = outcome
+    published.store(true, ordering: .releasing)
+  }
+
+  /// What the transfer published; read after the continuation resumed.
+  var outcome: HTTPAttemptOutcome {
+    published.load(ordering: .acquiring) ? stored : Self.none
   }
 }
 
