@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
-# Pre-release smoke check: a release build of `sleeve`, `demo` into a temporary database, every
-# command once with its exit code checked, and `check` run as a gate.
+# Pre-release smoke check: `sleeve demo` into a temporary database, every command once with its
+# exit code checked, and `check` run as a gate.
 #
-# SLEEVE_RELEASE_BINARY names a release `sleeve` already built (.ci/run gives the one of its
-# optimized test build, release with -enable-testing, so CI compiles the package in release
-# once); unset, the check builds its own.
+# SLEEVE_BINARY names a `sleeve` already built (.ci/run gives the one swift test built, so CI
+# compiles the package no extra time); unset, the check builds a release `sleeve` of its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ -n "${SLEEVE_RELEASE_BINARY:-}" ]; then
-  sleeve=$SLEEVE_RELEASE_BINARY
-  [ -x "$sleeve" ] || { echo "smoke check: SLEEVE_RELEASE_BINARY '$sleeve' is not an executable" >&2; exit 1; }
+if [ -n "${SLEEVE_BINARY:-}" ]; then
+  sleeve=$SLEEVE_BINARY
+  [ -x "$sleeve" ] || { echo "smoke check: SLEEVE_BINARY '$sleeve' is not an executable" >&2; exit 1; }
 else
   swift build -c release --product sleeve >&2
   sleeve=.build/release/sleeve
