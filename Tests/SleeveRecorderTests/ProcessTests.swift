@@ -33,12 +33,9 @@ struct ProcessTests {
     var arguments = ["--db", path, "--fires", "0", "--forever", "--report-every", "500"]
     if strict { arguments.append("--strict") }
     let child = try ProbeProcess(arguments: arguments)
-    var acknowledged = 0
-    for _ in 0..<4 {
-      let line = try #require(await child.waitForLine(startingWith: "acknowledged "))
-      acknowledged = Int(line.dropFirst("acknowledged ".count)) ?? 0
-    }
-    await child.killHard()
+    let acknowledgements = try await child.killHard(after: 4, startingWith: "acknowledged ")
+    try #require(acknowledgements.count == 4, "the probe ended before it was killed")
+    let acknowledged = Int(acknowledgements.last?.dropFirst("acknowledged ".count) ?? "") ?? 0
     let reader = try Inspector(path: path)
     #expect(try reader.text("PRAGMA integrity_check") == "ok")
     #expect(try reader.count("fires") >= acknowledged)

@@ -20,13 +20,12 @@ struct ReliabilityProcessTests {
     var arguments = ["--db", path, "--fires", "0", "--forever", "--report-every", "100"]
     if strict { arguments.append("--strict") }
     let child = try ProbeProcess(arguments: arguments)
-    var acknowledged = 0
-    for _ in 0..<Int.random(in: 1...6, using: &generator) {
-      let line = try #require(await child.waitForLine(startingWith: "acknowledged "))
-      acknowledged = Int(line.dropFirst("acknowledged ".count)) ?? 0
-    }
-    try await Task.sleep(for: .microseconds(Int.random(in: 0...20_000, using: &generator)))
-    await child.killHard()
+    let lines = Int.random(in: 1...6, using: &generator)
+    let pause = useconds_t(Int.random(in: 0...20_000, using: &generator))
+    let acknowledgements = try await child.killHard(
+      after: lines, startingWith: "acknowledged ", then: { usleep(pause) })
+    try #require(acknowledgements.count == lines, "the probe ended before it was killed")
+    let acknowledged = Int(acknowledgements.last?.dropFirst("acknowledged ".count) ?? "") ?? 0
     let reader = try Inspector(path: path)
     #expect(try reader.text("PRAGMA integrity_check") == "ok")
     let fires = try reader.count("fires")

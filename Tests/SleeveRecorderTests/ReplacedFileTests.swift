@@ -3,6 +3,7 @@ import SleeveCore
 import SleeveRecorder
 import SleeveStore
 import SleeveTestSupport
+import Synchronization
 import Testing
 
 /// A database moved over the recorder's file while it records (`mv other.sqlite rec.sqlite`).
@@ -88,12 +89,9 @@ struct ReplacedFileTests {
     let child = try ProbeProcess(arguments: [
       "--db", other, "--fires", "0", "--forever", "--report-every", "500",
     ])
-    var acknowledged = 0
-    for _ in 0..<3 {
-      let line = try #require(await child.waitForLine(startingWith: "acknowledged "))
-      acknowledged = Int(line.dropFirst("acknowledged ".count)) ?? 0
-    }
-    await child.killHard()
+    let acknowledgements = try await child.killHard(after: 3, startingWith: "acknowledged ")
+    try #require(acknowledgements.count == 3, "the probe ended before it was killed")
+    let acknowledged = Int(acknowledgements.last?.dropFirst("acknowledged ".count) ?? "") ?? 0
     try #require(size(other + "-wal") ?? 0 > 0)
 
     do {
@@ -129,10 +127,14 @@ struct ReplacedFileTests {
     let child = try ProbeProcess(arguments: [
       "--db", path, "--fires", "0", "--forever", "--report-every", "200",
     ])
-    for _ in 0..<3 { _ = try #require(await child.waitForLine(startingWith: "acknowledged ")) }
-    #expect(rename(other, path) == 0)
-    try await Task.sleep(for: .milliseconds(300))  // the probe flushes every 10 ms
-    await child.killHard()  // no close, no exit handler: only what happened before counts
+    // No close, no exit handler: only what happened before the kill counts.
+    let renamed = Mutex(Int32(-1))
+    let acknowledgements = try await child.killHard(after: 3, startingWith: "acknowledged ") {
+      renamed.withLock { $0 = rename(other, path) }
+      usleep(300_000)  // the probe flushes every 10 ms
+    }
+    try #require(acknowledgements.count == 3, "the probe ended before it was killed")
+    #expect(renamed.withLock { $0 } == 0)
     #expect(size(path + "-wal") ?? 0 == 0)
     try expectIntact(path, "after the kill")
   }
