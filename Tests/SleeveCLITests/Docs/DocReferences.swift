@@ -85,8 +85,14 @@ struct DocReferences {
     var findings: [DocFinding] = []
     var anchors: [String: Set<String>] = [:]
     for block in Self.blocks(of: text) {
+      // Counted on from the last index asked for (spans and links are each met in order),
+      // not from the block's start every time.
+      var counted = (index: block.text.startIndex, lines: 0)
       func line(at index: String.Index) -> Int {
-        block.start + block.text[..<index].reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
+        if index < counted.index { counted = (block.text.startIndex, 0) }
+        counted.lines += block.text[counted.index..<index].reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
+        counted.index = index
+        return block.start + counted.lines
       }
       let pinned = Self.pinnedTests(in: block.text)
       for (start, content) in Self.codeSpans(in: block.text[...]) {
