@@ -128,15 +128,34 @@ public final class LoopbackOTLPServer: @unchecked Sendable {
   /// Stops the server (closing its standard input, then SIGTERM) and waits for it to exit, so
   /// its port is closed when this returns. The wait is short (the server exits at once) but
   /// blocks the calling thread; `stopAndWait()` waits off the cooperative pool.
+  ///
+  /// It waits for the exit itself (the child a zombie, its sockets closed), not for
+  /// Foundation to reap it: the reaper runs on the dispatch threads the cooperative pool runs
+  /// on, so two tests stopping their servers in a `defer` on both pool threads waited for it
+  /// forever (a full run hung at 34 s, both servers zombies, `isRunning` still true).
   public func stop() {
     signalStop()
-    process.waitForExit()
+    let pid = process.processIdentifier
+    while process.isRunning, !Self.hasExited(pid) { usleep(2_000) }
+  }
+
+  /// Whether child `pid` has exited, reaped or not, asked without reaping it (`WNOWAIT`), so
+  /// Foundation still reaps it and reads its status.
+  static func hasExited(_ pid: pid_t) -> Bool {
+    var info = siginfo_t()
+    guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT | WNOHANG) == 0 else {
+      return true  // ECHILD: reaped already
+    }
+    return info._sifields._sigchld.si_pid == pid  // still running: WNOHANG leaves it 0
   }
 
   /// `stop()`, waiting on a thread of its own instead of the caller's.
   public func stopAndWait() async {
     signalStop()
-    _ = try? await OffThePool.run { self.process.waitForExit() }
+    let pid = process.processIdentifier
+    _ = try? await OffThePool.run {
+      while self.process.isRunning, !Self.hasExited(pid) { usleep(2_000) }
+    }
   }
 
   /// Closes the server's standard input and sends SIGTERM, without waiting: it exits at once
