@@ -63,20 +63,9 @@ struct SortedInputStatisticsTests {
     #expect(exactKeys.map { Int64.difference(ofOrderKey: $0) } == exact)
   }
 
-  /// Every difference formed, exactly (in `Int128`).
+  /// Every difference formed, exactly (in `Int128`): `FormedDifferences`, built optimized.
   static func formed(_ left: [Int64], _ right: [Int64]) -> [Int128] {
-    // Written into one buffer: nested map closures took seconds for a million pairs in a debug
-    // build, for the same differences.
-    [Int128](unsafeUninitializedCapacity: left.count * right.count) { buffer, initialized in
-      var index = 0
-      for x in left {
-        for y in right {
-          buffer.initializeElement(at: index, to: Int128(x) - Int128(y))
-          index += 1
-        }
-      }
-      initialized = index
-    }
+    FormedDifferences.formed(left, right)
   }
 
   /// Percentile `point` of the differences formed, in sorted order: numpy's rank, the order
@@ -95,37 +84,7 @@ struct SortedInputStatisticsTests {
   /// that order (`nil` past the end), by Hoare's selection: `values` is reordered so that
   /// everything before `rank` is at most, and everything after it at least, its element.
   static func orderStatistics(_ values: inout [Int128], rank: Int) -> (Int128, Int128?) {
-    values.withUnsafeMutableBufferPointer { buffer in
-      var low = 0
-      var high = buffer.count - 1
-      while low < high {
-        // The median of the first, middle and last: a pivot that is never the range's extreme
-        // on sorted or reversed runs, which the formed differences are made of.
-        let (a, b, c) = (buffer[low], buffer[(low + high) / 2], buffer[high])
-        let pivot = max(min(a, b), min(max(a, b), c))
-        var i = low
-        var j = high
-        while i <= j {
-          while buffer[i] < pivot { i += 1 }
-          while buffer[j] > pivot { j -= 1 }
-          if i <= j {
-            buffer.swapAt(i, j)
-            i += 1
-            j -= 1
-          }
-        }
-        // [low, j] is at most the pivot, [i, high] at least, and between them it is equal.
-        if rank <= j {
-          high = j
-        } else if rank >= i {
-          low = i
-        } else {
-          break
-        }
-      }
-      let next = buffer[(rank + 1)...].min()
-      return (buffer[rank], next)
-    }
+    FormedDifferences.orderStatistics(&values, rank: rank)
   }
 
   @Test("the reference's selection finds the order statistics a full sort finds, ties included")
