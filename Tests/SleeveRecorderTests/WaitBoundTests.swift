@@ -121,7 +121,11 @@ struct WaitBoundTests {
     try await session.flush()
     let blocker = try Connection(path: path)
     try blocker.execute("BEGIN IMMEDIATE")
-    let fires = 40
+    // Enough to fill the 16-event buffer (two events a fire) and then wait a few times: each
+    // wait blocks the main actor, which every main-actor suite shares, for the 400 ms
+    // `waitTimeout` (16 fires fit: the buffer and the batch the writer holds; 40 fires made 24
+    // waits, 9.6 s of it held).
+    let fires = 19
     var longest = Duration.zero
     for _ in 0..<fires {
       longest = max(longest, await timed { button.sendActions(for: .touchUpInside) })
@@ -129,6 +133,8 @@ struct WaitBoundTests {
     try blocker.execute("COMMIT")
     try await session.end()
     #expect(longest < Self.bound, "a fire waited \(longest) for room")
+    #expect(longest >= Self.waitTimeout, "no fire waited for room: \(longest)")
+    #expect(session.droppedEvents > 0, "no fire dropped after its wait")
     let reader = try Inspector(path: path)
     let written = try reader.count("fires") + reader.count("outcomes")
     #expect(written + session.status.failedEvents + session.droppedEvents == 2 * (fires + 1))
