@@ -19,39 +19,10 @@ public enum FormedDifferences {
   }
 
   /// The element at `rank` (from 0) of `values` in ascending order, and the one after it in
-  /// that order (`nil` past the end), by Hoare's selection: `values` is reordered so that
-  /// everything before `rank` is at most, and everything after it at least, its element.
+  /// that order (`nil` past the end): `values` is sorted, the plainest reference there is (a
+  /// hand-written selection here would only repeat SleeveQuery's `Selection`).
   public static func orderStatistics(_ values: inout [Int128], rank: Int) -> (Int128, Int128?) {
-    values.withUnsafeMutableBufferPointer { buffer in
-      var low = 0
-      var high = buffer.count - 1
-      while low < high {
-        // The median of the first, middle and last: a pivot that is never the range's extreme
-        // on sorted or reversed runs, which the formed differences are made of.
-        let (a, b, c) = (buffer[low], buffer[(low + high) / 2], buffer[high])
-        let pivot = max(min(a, b), min(max(a, b), c))
-        var i = low
-        var j = high
-        while i <= j {
-          while buffer[i] < pivot { i += 1 }
-          while buffer[j] > pivot { j -= 1 }
-          if i <= j {
-            buffer.swapAt(i, j)
-            i += 1
-            j -= 1
-          }
-        }
-        // [low, j] is at most the pivot, [i, high] at least, and between them it is equal.
-        if rank <= j {
-          high = j
-        } else if rank >= i {
-          low = i
-        } else {
-          break
-        }
-      }
-      let next = buffer[(rank + 1)...].min()
-      return (buffer[rank], next)
-    }
+    values.sort()
+    return (values[rank], rank + 1 < values.count ? values[rank + 1] : nil)
   }
 }
