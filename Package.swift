@@ -26,6 +26,7 @@ let package = Package(
     .library(name: "SleeveTesting", targets: ["SleeveTesting"]),
     .library(name: "SleeveQuery", targets: ["SleeveQuery"]),
     .library(name: "SleeveExport", targets: ["SleeveExport"]),
+    .library(name: "SleeveHistory", targets: ["SleeveHistory"]),
     .library(name: "SleeveBridge", targets: ["SleeveBridge"]),
     .library(name: "SleeveUIKit", targets: ["SleeveUIKit"]),
     .library(name: "SleeveAppKit", targets: ["SleeveAppKit"]),
@@ -84,9 +85,23 @@ let package = Package(
       dependencies: ["SleeveQuery", "SleeveStore", "CZlib", "CCurl"],
       swiftSettings: optimizedInDebug
     ),
+    .systemLibrary(
+      name: "CPostgres",
+      pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"])]
+    ),
+    .target(
+      name: "SleeveHistory",
+      dependencies: ["SleeveStore", "CPostgres"],
+      resources: [.embedInCode("../../Migrations/postgresql/0001_history.sql")],
+      swiftSettings: optimizedInDebug
+    ),
     .target(
       name: "SleeveCLI",
-      dependencies: ["SleeveExport", "SleeveQuery", "SleeveRecorder", "SleeveStore", "SleeveCore"],
+      dependencies: [
+        "SleeveExport", "SleeveQuery", "SleeveRecorder", "SleeveStore",
+        "SleeveCore",
+      ],
       swiftSettings: optimizedInDebug
     ),
     .executableTarget(
@@ -157,6 +172,11 @@ let package = Package(
       dependencies: [
         "SleeveBridge", "SleeveCore", "SleeveRecorder", "SleeveStore", "SleeveTestSupport",
       ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "SleeveHistoryTests",
+      dependencies: ["SleeveHistory", "SleeveStore", "SleeveTestSupport"],
       swiftSettings: strict
     ),
     .testTarget(

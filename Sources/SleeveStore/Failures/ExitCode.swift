@@ -40,8 +40,12 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable, CommandFailure {
   public static let refused = ExitCode(rawValue: 76)
   /// Reading or writing the database or an output (standard output included) failed.
   public static let ioError = ExitCode(rawValue: 74)
-  /// The database stayed locked past the busy timeout; try again.
+  /// The database stayed locked past the busy timeout; try again. A shared history (PostgreSQL):
+  /// a serialization failure, deadlock or lock wait that outlasted the retries.
   public static let busy = ExitCode(rawValue: 75)
+  /// A shared history (PostgreSQL) refused the credentials or the role lacks the privilege the
+  /// command needs (a reader publishing, a publisher pruning).
+  public static let denied = ExitCode(rawValue: 77)
 
   /// Itself: the command ends with this code.
   public var exitCode: ExitCode { self }

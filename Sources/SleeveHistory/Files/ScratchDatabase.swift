@@ -1,0 +1,41 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A Sleeve file of the history's own, for the length of one command: a pruned copy of the
+/// sessions being published, or the sessions a reader copied out of a history. It lives in a
+/// directory only this user can enter (`mkdtemp`, 0700), the file itself 0600, and both are
+/// removed by ``remove()`` (and by `deinit`, on every path out).
+public final class ScratchDatabase: Sendable {
+  /// The directory.
+  public let directory: String
+  /// The database file's path in it (not created yet).
+  public let path: String
+
+  /// Makes the directory under `$TMPDIR` (else `/tmp`).
+  ///
+  /// - Throws: `HistoryError` (74) when the directory cannot be made.
+  public init(purpose: String) throws(HistoryError) {
+    let base =
+      ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? "/tmp"
+    var template = Array("\(base)/sleeve-\(purpose).XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+      throw HistoryError(
+        .failed,
+        "cannot make a private directory under \(base): \(String(cString: strerror(errno)))")
+    }
+    directory = String(cString: made)
+    path = directory + "/history.sqlite"
+  }
+
+  /// Removes the file (with its `-wal` and `-shm`) and the directory.
+  public func remove() {
+    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    rmdir(directory)
+  }
+
+  deinit { remove() }
+}

@@ -1,0 +1,195 @@
+import SleeveStore
+
+/// Publishes ended sessions of a Sleeve file into a history: what the file would hold of them
+/// after `sleeve prune --keep-last 0` (their rows, where they ran, handlers, flags and
+/// summaries; never raw fires and outcomes).
+///
+/// The file is never written: its ended sessions are merged into a scratch file (0600, in a
+/// private directory), summarized and pruned there, and read from it. Each session is then
+/// sent in one transaction keyed by its UUID: it is wholly in the history or absent, a session
+/// the history has already is skipped (publishing again sends nothing new; a publish cut short
+/// is finished by running it again), and one the history holds with other summaries is
+/// refused, never written over. Concurrent publishers only insert: two of the same UUID meet
+/// at its unique index, and the second does nothing.
+///
+/// ```swift
+/// let publisher = try HistoryPublisher(HistoryLocation("postgresql://ci@db/sleeve"))
+/// let report = try publisher.publish(file: "sleeve.sqlite", uuids: selected)
+/// ```
+public final class HistoryPublisher {
+  /// What a publish did.
+  public struct Report: Equatable, Sendable {
+    /// Sessions sent now, by UUID, in the order given.
+    public var published: [String] = []
+    /// Sessions the history had already, unchanged.
+    public var alreadyPresent: [String] = []
+    /// Sessions not sent, each with why (one line): held by the history with other summaries,
+    /// or holding text PostgreSQL cannot store.
+    public var refused: [Refusal] = []
+    /// Sessions left out because they have not ended.
+    public var notEnded: [String] = []
+  }
+
+  /// A session not sent, and why.
+  public struct Refusal: Equatable, Sendable {
+    /// Its UUID.
+    public let uuid: String
+    /// Why, one line.
+    public let reason: String
+  }
+
+  private let connection: PostgresConnection
+  /// How many times a session is tried again after a serialization failure, deadlock or
+  /// lock timeout (75) before the publish gives up with that error.
+  public static let retries = 4
+
+  /// Connects to the history and checks its schema.
+  ///
+  /// - Throws: `HistoryError` (69 unreachable, 77 denied, 66 no such database, 65 a history
+  ///   without this binary's schema).
+  public init(_ location: HistoryLocation) throws(HistoryError) {
+    connection = try PostgresConnection(location)
+    try HistorySchema.requireCurrent(connection)
+  }
+
+  /// Publishes the sessions of `file` whose UUIDs are `uuids` (in that order).
+  ///
+  /// - Parameters:
+  ///   - unixNanoseconds: The time recorded as the publish time (and as the summary time of a
+  ///     session summarized for it).
+  ///   - progress: Called after each session with how many are done.
+  /// - Throws: `HistoryError` for the server's failures (what was published before stays),
+  ///   `StoreError` and `SQLiteError` for the file's.
+  public func publish(
+    file: String, uuids: [String], unixNanoseconds: Int64 = WallClock.unixNanoseconds(),
+    progress: (Int) -> Void = { _ in }
+  ) throws -> Report {
+    let scratch = try ScratchDatabase(purpose: "publish")
+    defer { scratch.remove() }
+    let pruned = try SleeveDatabase.openForWriting(path: scratch.path)
+    _ = try SessionMerger(target: pruned).merge(path: file, includeUnterminated: false)
+    let ids = try Self.sessionsByUUID(pruned)
+    let plan = try RawRowPruner.plan(
+      sessions: Array(ids.values), policy: .keepLast(0), connection: pruned)
+    _ = try RawRowPruner.execute(
+      plan, connection: pruned, reclaimSpace: false, unixNanoseconds: unixNanoseconds)
+    var report = Report()
+    for (index, uuid) in uuids.enumerated() {
+      defer { progress(index + 1) }
+      guard let session = ids[uuid.lowercased()] else {
+        report.notEnded.append(uuid)
+        continue
+      }
+      switch try publishRetrying(session: session, from: pruned, now: unixNanoseconds) {
+      case .published: report.published.append(uuid)
+      case .alreadyPresent: report.alreadyPresent.append(uuid)
+      case .refused(let reason): report.refused.append(Refusal(uuid: uuid, reason: reason))
+      }
+    }
+    return report
+  }
+
+  /// The ended sessions of the scratch file, by lowercased UUID.
+  private static func sessionsByUUID(_ connection: Connection) throws -> [String: Int64] {
+    let rows = try connection.prepare(
+      "SELECT id, uuid FROM sessions WHERE status = \(RecordCodes.SessionStatus.ended.sqlLiteral)")
+    var ids: [String: Int64] = [:]
+    while try rows.step() { ids[(rows.text(at: 1) ?? "").lowercased()] = rows.int64(at: 0) }
+    return ids
+  }
+
+  private enum Outcome {
+    case published, alreadyPresent
+    case refused(String)
+  }
+
+  private func publishRetrying(session: Int64, from file: Connection, now: Int64) throws
+    -> Outcome
+  {
+    var attempt = 0
+    while true {
+      do {
+        return try publishOnce(session: session, from: file, now: now)
+      } catch let error as HistoryError where error.kind == .busy && attempt < Self.retries {
+        attempt += 1
+        let milliseconds = 50 << attempt
+        usleep(useconds_t(milliseconds * 1000))
+      }
+    }
+  }
+
+  private func publishOnce(session: Int64, from file: Connection, now: Int64) throws -> Outcome {
+    let sessionRow = try SourceRows.read(HistoryTables.sessions, session: session, from: file)
+    guard let row = sessionRow.first else { return .refused("the session left the file") }
+    let digest = try file.prepare("SELECT rows_digest FROM summary_checksums WHERE session_id = ?")
+    try digest.bind(session, at: 1)
+    guard try digest.step() else { return .refused("the session has no sealed summaries") }
+    let contentDigest = digest.int64(at: 0)
+    let uuid = row[1]
+    let values = Array(row.dropFirst()).map(\.postgresValue)
+    guard !values.contains(where: \.holdsNUL) else {
+      return .refused(SourceRows.nulReason("sessions"))
+    }
+    do {
+      return try sendInTransaction(
+        session: session, from: file, now: now, values: values, uuid: uuid,
+        contentDigest: contentDigest)
+    } catch let refused as Refused {
+      return .refused(refused.reason)
+    }
+  }
+
+  private func sendInTransaction(
+    session: Int64, from file: Connection, now: Int64, values: [PostgresValue],
+    uuid: SourceValue, contentDigest: Int64
+  ) throws -> Outcome {
+    try connection.transaction { () throws -> Outcome in
+      let columns =
+        HistoryTables.sessions.columns.dropFirst().map(\.name)
+        + ["content_digest", "published_unix_ns"]
+      let placeholders = (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
+      let inserted = try connection.execute(
+        """
+        INSERT INTO sessions (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
+        ON CONFLICT (uuid) DO NOTHING RETURNING id
+        """, values + [.integer(contentDigest), .integer(now)])
+      guard inserted.count == 1, let historyID = inserted.integer(0, 0) else {
+        let held = try connection.execute(
+          "SELECT content_digest FROM sessions WHERE uuid = $1", [uuid.postgresValue])
+        if held.count == 1, held.integer(0, 0) == contentDigest { return .alreadyPresent }
+        return .refused(
+          "the history holds this session with other summaries (it changed after it was "
+            + "published); it is not written over")
+      }
+      for table in HistoryTables.heads + HistoryTables.bodies {
+        do {
+          let data = try SourceRows.copyData(
+            table, session: session, from: file, historySession: historyID)
+          try connection.copy(into: table.name, columns: table.columns.map(\.name), data: data)
+        } catch is CopyRows.NULInText {
+          throw Refused(reason: SourceRows.nulReason(table.name))
+        }
+      }
+      do {
+        let events = try SourceRows.flagEventData(
+          session: session, from: file, historySession: historyID)
+        try connection.copy(
+          into: "flag_events",
+          columns: ["session_id", "position"] + HistoryTables.flagEventColumns.map(\.name)
+            + ["basis_points"], data: events)
+      } catch is CopyRows.NULInText {
+        throw Refused(reason: SourceRows.nulReason("flag_events"))
+      }
+      return .published
+    }
+  }
+
+  /// A session refused inside its transaction (rolled back).
+  private struct Refused: Error {
+    let reason: String
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif

@@ -1,0 +1,160 @@
+import SleeveStore
+
+/// A value read from the scratch file, typed by its column's declaration.
+enum SourceValue: Equatable {
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case blob([UInt8])
+  case null
+
+  /// The value bound as a statement parameter.
+  var postgresValue: PostgresValue {
+    switch self {
+    case .integer(let value): .integer(value)
+    case .real(let value): .text(String(value))
+    case .text(let value): .text(value)
+    case .blob(let value): .bytes(value)
+    case .null: .null
+    }
+  }
+}
+
+extension PostgresValue {
+  /// Whether it is text holding NUL, which PostgreSQL text cannot store.
+  var holdsNUL: Bool {
+    if case .text(let text) = self { return text.utf8.contains(0) }
+    return false
+  }
+}
+
+/// Reads a session's rows of one table (``HistoryTables``) from the scratch file, each value
+/// checked against its column's type: a file whose value is not of its column's type (a
+/// damaged or hand-edited file) is refused as damaged, never sent.
+enum SourceRows {
+  /// The rows of `table` that belong to `session`, in key order.
+  static func read(_ table: HistoryTables.Table, session: Int64, from file: Connection) throws
+    -> [[SourceValue]]
+  {
+    var rows: [[SourceValue]] = []
+    try forEachRow(table, session: session, from: file) { rows.append($0) }
+    return rows
+  }
+
+  private static func forEachRow(
+    _ table: HistoryTables.Table, session: Int64, from file: Connection,
+    _ body: ([SourceValue]) throws -> Void
+  ) throws {
+    let statement: Statement
+    switch table.key {
+    case .session(let column):
+      statement = try file.prepare(
+        "SELECT \(table.columnList) FROM \(table.name) WHERE \(column) = ? ORDER BY \(column)")
+      try statement.bind(session, at: 1)
+    case .rowRange(let column):
+      statement = try file.prepare(
+        "SELECT \(table.columnList) FROM \(table.name) WHERE \(column) BETWEEN ? AND ? "
+          + "ORDER BY \(column)")
+      try statement.bind(session << 32, at: 1)
+      try statement.bind((session << 32) | 0xFFFF_FFFF, at: 2)
+    }
+    while try statement.step() {
+      var row: [SourceValue] = []
+      row.reserveCapacity(table.columns.count)
+      for (index, column) in table.columns.enumerated() {
+        row.append(try value(of: column, at: Int32(index), in: statement, table: table.name))
+      }
+      try body(row)
+    }
+  }
+
+  private static func value(
+    of column: HistoryTables.Column, at index: Int32, in row: Statement, table: String
+  ) throws -> SourceValue {
+    if row.isNull(at: index) {
+      guard column.isNullable else { throw damaged(table, column) }
+      return .null
+    }
+    switch (column.type, row.value(at: index)) {
+    case (.integer, .integer(let value)): return .integer(value)
+    case (.real, .real(let value)): return .real(value)
+    case (.real, .integer(let value)): return .real(Double(value))
+    case (.text, .text(let value)): return .text(value)
+    case (.blob, _): return .blob(row.blob(at: index) ?? [])
+    default: throw damaged(table, column)
+    }
+  }
+
+  private static func damaged(_ table: String, _ column: HistoryTables.Column) -> StoreError {
+    StoreError.corrupt(
+      path: "the publish's pruned copy",
+      detail: "\(table).\(column.name) holds a value that is not \(column.type)")
+  }
+
+  /// `table`'s rows of `session` in COPY's text format, their session ids and row ids moved
+  /// to `historySession`.
+  ///
+  /// - Throws: ``CopyRows/NULInText`` for text holding NUL.
+  static func copyData(
+    _ table: HistoryTables.Table, session: Int64, from file: Connection, historySession: Int64
+  ) throws -> [UInt8] {
+    var rows = CopyRows()
+    try forEachRow(table, session: session, from: file) { row in
+      for (column, value) in zip(table.columns, row) {
+        try append(value, as: column, to: &rows, historySession: historySession)
+      }
+      rows.endRow()
+    }
+    return rows.data
+  }
+
+  private static func append(
+    _ value: SourceValue, as column: HistoryTables.Column, to rows: inout CopyRows,
+    historySession: Int64
+  ) throws {
+    switch (column.role, value) {
+    case (_, .null): rows.appendNull()
+    case (.session, _): rows.append(historySession)
+    case (.rowID, .integer(let id)): rows.append(HistoryTables.rebased(id, onto: historySession))
+    case (_, .integer(let integer)): rows.append(integer)
+    case (_, .real(let real)): rows.append(real)
+    case (_, .text(let text)): try rows.append(text)
+    case (_, .blob(let bytes)): rows.append(bytes: bytes)
+    }
+  }
+
+  /// The session's flag changes in the file's order, numbered from 1, each with the rollout
+  /// share it set.
+  static func flagEventData(session: Int64, from file: Connection, historySession: Int64) throws
+    -> [UInt8]
+  {
+    let columns = HistoryTables.flagEventColumns
+    let statement = try file.prepare(
+      """
+      SELECT \(columns.map { "e." + $0.name }.joined(separator: ", ")), r.basis_points
+      FROM flag_events e LEFT JOIN flag_rollouts r ON r.flag_event_id = e.id
+      WHERE e.session_id = ? ORDER BY e.id
+      """)
+    try statement.bind(session, at: 1)
+    var rows = CopyRows()
+    var position: Int64 = 0
+    let withShare = columns + [HistoryTables.Column("basis_points", .integer, nullable: true)]
+    while try statement.step() {
+      position += 1
+      rows.append(historySession)
+      rows.append(position)
+      for (index, column) in withShare.enumerated() {
+        let value = try value(of: column, at: Int32(index), in: statement, table: "flag_events")
+        try append(value, as: column, to: &rows, historySession: historySession)
+      }
+      rows.endRow()
+    }
+    return rows.data
+  }
+
+  /// Why a session holding NUL in `table`'s text is not sent.
+  static func nulReason(_ table: String) -> String {
+    "its \(table) rows hold text with a NUL character, which PostgreSQL text cannot store; "
+      + "the session is not published"
+  }
+}

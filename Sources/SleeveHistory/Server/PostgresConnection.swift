@@ -1,0 +1,222 @@
+import CPostgres
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One connection to a history's server through libpq: statements with bound parameters,
+/// `COPY … FROM STDIN` for a session's rows, and transactions. Not shared between threads.
+///
+/// Every wait is bounded: connecting gives up after `connect_timeout` (10 s unless the URL or
+/// `PGCONNECT_TIMEOUT` says otherwise), a statement after `statement_timeout` (60 s) and a
+/// lock wait after `lock_timeout` (30 s), each then a ``HistoryError`` of its kind.
+final class PostgresConnection {
+  private let handle: OpaquePointer
+  /// Where it is connected (messages name it redacted).
+  let location: HistoryLocation
+
+  /// Connects to `location`.
+  ///
+  /// - Throws: `HistoryError`: unreachable (69) when no server answers, denied (77) when the
+  ///   credentials are refused, notFound (66) for a database that does not exist.
+  init(_ location: HistoryLocation) throws(HistoryError) {
+    self.location = location
+    var keywords = ["dbname", "fallback_application_name"]
+    var values = [location.url, "sleeve"]
+    if getenv("PGCONNECT_TIMEOUT") == nil, !location.url.contains("connect_timeout") {
+      keywords.append("connect_timeout")
+      values.append("10")
+    }
+    let connection = Self.connect(keywords: keywords, values: values)
+    guard let connection else {
+      throw HistoryError(.failed, "\(location.redacted): libpq could not allocate a connection")
+    }
+    guard PQstatus(connection) == CONNECTION_OK else {
+      let message = Self.message(of: connection)
+      PQfinish(connection)
+      throw HistoryError(
+        Self.connectFailureKind(message),
+        location.scrubbed("\(location.redacted): \(message)"))
+    }
+    handle = connection
+    do {
+      try execute("SET statement_timeout = '60s'")
+      try execute("SET lock_timeout = '30s'")
+      try execute("SET client_min_messages = warning")
+    } catch {
+      PQfinish(connection)
+      throw error
+    }
+  }
+
+  deinit { PQfinish(handle) }
+
+  private static func connect(keywords: [String], values: [String]) -> OpaquePointer? {
+    let keywordPointers = keywords.map { strdup($0) } + [nil]
+    let valuePointers = values.map { strdup($0) } + [nil]
+    defer {
+      for pointer in keywordPointers { free(pointer) }
+      for pointer in valuePointers { free(pointer) }
+    }
+    return keywordPointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { keys in
+      valuePointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { vals in
+        PQconnectdbParams(keys.baseAddress, vals.baseAddress, 1)
+      }
+    }
+  }
+
+  /// What kind of failure a failed connection's message names. libpq gives no SQLSTATE for a
+  /// connection refused at start-up, so the server's own words (always English under the
+  /// `C` locale libpq asks for) decide.
+  static func connectFailureKind(_ message: String) -> HistoryError.Kind {
+    let lowered = message.lowercased()
+    if lowered.contains("password authentication failed")
+      || lowered.contains("no password supplied")
+      || lowered.contains("authentication failed")
+      || (lowered.contains("role") && lowered.contains("does not exist"))
+      || lowered.contains("permission denied")
+      || lowered.contains("pg_hba.conf")
+    {
+      return .denied
+    }
+    if lowered.contains("database") && lowered.contains("does not exist") { return .notFound }
+    if lowered.contains("invalid") && (lowered.contains("uri") || lowered.contains("option")) {
+      return .usage
+    }
+    return .unreachable
+  }
+
+  private static func message(of connection: OpaquePointer) -> String {
+    guard let text = PQerrorMessage(connection) else { return "unknown libpq error" }
+    return HistoryError.oneLine(String(cString: text))
+  }
+
+  /// Runs `sql` with `parameters` bound to `$1…`, returning its rows (none for a command).
+  @discardableResult
+  func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(HistoryError)
+    -> PostgresResult
+  {
+    let wires = parameters.map(\.wire)
+    var buffers: [UnsafeMutablePointer<CChar>?] = []
+    defer { for buffer in buffers { free(buffer) } }
+    var lengths: [Int32] = []
+    var formats: [Int32] = []
+    for wire in wires {
+      guard let wire else {
+        buffers.append(nil)
+        lengths.append(0)
+        formats.append(0)
+        continue
+      }
+      let buffer = malloc(max(wire.bytes.count, 1))!.assumingMemoryBound(to: CChar.self)
+      wire.bytes.withUnsafeBytes { raw in
+        if let base = raw.baseAddress { memcpy(buffer, base, wire.bytes.count) }
+      }
+      buffers.append(buffer)
+      lengths.append(Int32(wire.bytes.count))
+      formats.append(wire.isBinary ? 1 : 0)
+    }
+    let result = buffers.map { UnsafePointer($0) }.withUnsafeBufferPointer { values in
+      PQexecParams(
+        handle, sql, Int32(parameters.count), nil, values.baseAddress, lengths, formats, 0)
+    }
+    return try checked(result, sql: sql)
+  }
+
+  /// Runs `sql`, several statements separated by semicolons, with no parameters (a
+  /// migration's script).
+  func executeScript(_ sql: String) throws(HistoryError) {
+    try checked(PQexec(handle, sql), sql: sql)
+  }
+
+  /// Streams `data` (COPY's text format: tab-separated columns, `\N` for NULL, one row per
+  /// line) into `table`'s `columns` with `COPY … FROM STDIN`. Names come from the code's
+  /// own table declarations, never from input.
+  func copy(into table: String, columns: [String], data: [UInt8]) throws(HistoryError) {
+    guard !data.isEmpty else { return }
+    let sql = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN"
+    let started = PQexec(handle, sql)
+    guard let started, PQresultStatus(started) == PGRES_COPY_IN else {
+      try checked(started, sql: sql)
+      throw HistoryError(.failed, "\(location.redacted): COPY into \(table) did not start")
+    }
+    PQclear(started)
+    var offset = 0
+    let chunk = 1 << 20
+    while offset < data.count {
+      let end = min(offset + chunk, data.count)
+      let sent = data[offset..<end].withUnsafeBytes { raw in
+        PQputCopyData(
+          handle, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(end - offset))
+      }
+      guard sent == 1 else { break }
+      offset = end
+    }
+    _ = PQputCopyEnd(handle, nil)
+    var firstFailure: HistoryError?
+    while let result = PQgetResult(handle) {
+      do {
+        try checked(result, sql: sql)
+      } catch {
+        firstFailure = firstFailure ?? error
+      }
+    }
+    if let firstFailure { throw firstFailure }
+    guard offset == data.count else {
+      throw failure(nil, sql: sql)
+    }
+  }
+
+  /// Runs `body` in a transaction, committed when it returns and rolled back when it throws.
+  func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+    try execute("BEGIN")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      if PQstatus(handle) == CONNECTION_OK { _ = try? execute("ROLLBACK") }
+      throw error
+    }
+  }
+
+  /// Whether the connection is still up.
+  var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+  /// `result` when it succeeded (freed result when it throws).
+  @discardableResult
+  private func checked(_ result: OpaquePointer?, sql: String) throws(HistoryError)
+    -> PostgresResult
+  {
+    guard let result else { throw failure(nil, sql: sql) }
+    switch PQresultStatus(result) {
+    case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+      return PostgresResult(result)
+    default:
+      let error = failure(result, sql: sql)
+      PQclear(result)
+      throw error
+    }
+  }
+
+  private func failure(_ result: OpaquePointer?, sql: String) -> HistoryError {
+    var state: String?
+    var text: String
+    if let result {
+      if let code = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
+        state = String(cString: code)
+      }
+      text = PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
+      if text.isEmpty { text = Self.message(of: handle) }
+    } else {
+      text = Self.message(of: handle)
+    }
+    var kind = state.map(HistoryError.kind(ofSQLState:)) ?? .failed
+    if PQstatus(handle) != CONNECTION_OK { kind = .unreachable }
+    let message = location.scrubbed("\(location.redacted): \(HistoryError.oneLine(text))")
+    return HistoryError(kind, message, sqlState: state)
+  }
+}
+
+@available(*, unavailable)
+extension PostgresConnection: Sendable {}

@@ -1,0 +1,110 @@
+import Testing
+
+@testable import SleeveHistory
+
+/// A history URL's password never reaches a message: ``HistoryLocation/redacted`` hides the
+/// user part's and every `password=` parameter's, and ``HistoryLocation/scrubbed(_:)`` removes
+/// them from server messages.
+@Suite("History location")
+struct HistoryLocationTests {
+  @Test(
+    "The redacted URL hides the user part's password and every password parameter",
+    arguments: [
+      ("postgresql://ci:s3cret@db.internal/sleeve", "postgresql://ci:***@db.internal/sleeve"),
+      (
+        "postgres://ci:p%40ss@h:5432/x?sslmode=require",
+        "postgres://ci:***@h:5432/x?sslmode=require"
+      ),
+      (
+        "postgresql://h/x?user=ci&password=s3cret&sslmode=require",
+        "postgresql://h/x?user=ci&password=***&sslmode=require"
+      ),
+      ("postgresql://h/x?pass%77ord=s3cret", "postgresql://h/x?pass%77ord=***"),
+      ("postgresql://ci@h/x", "postgresql://ci@h/x"),
+      ("postgresql://a:b@c@h/x", "postgresql://a:***@h/x"),
+    ])
+  func redacts(url: String, expected: String) throws {
+    let location = try HistoryLocation(url)
+    #expect(location.redacted == expected)
+    for password in location.passwords {
+      #expect(!location.redacted.contains(password), "\(url)")
+    }
+  }
+
+  @Test("Passwords are decoded and scrubbed from messages, longest first")
+  func scrubsMessages() throws {
+    let location = try HistoryLocation("postgresql://ci:p%40ss@h/x?password=p%40ssword")
+    #expect(location.passwords == ["p@ss", "p@ssword"])
+    #expect(
+      location.scrubbed("auth failed for p@ssword and p@ss") == "auth failed for *** and ***")
+  }
+
+  @Test(
+    "Text that is not a PostgreSQL URL, or holds NUL, is a usage error (exit 64)",
+    arguments: ["history.sqlite", "mysql://h/x", "postgresql://h/x\u{0}y", "http://h"])
+  func rejects(text: String) {
+    #expect(throws: HistoryError.self) { try HistoryLocation(text) }
+    do {
+      _ = try HistoryLocation(text)
+    } catch {
+      #expect(error.kind == .usage)
+      #expect(error.exitCode.rawValue == 64)
+    }
+  }
+
+  @Test("Both schemes name a history, in any case")
+  func schemes() {
+    #expect(HistoryLocation.isHistory("POSTGRESQL://h/x"))
+    #expect(HistoryLocation.isHistory("postgres://h/x"))
+    #expect(!HistoryLocation.isHistory("./postgres://h"))
+  }
+}
+
+/// SQLSTATEs map to the exit codes the CLI documents.
+@Suite("History errors")
+struct HistoryErrorTests {
+  @Test(
+    "SQLSTATE classes map to their kinds and exit codes",
+    arguments: [
+      ("40001", HistoryError.Kind.busy, Int32(75)), ("40P01", .busy, 75), ("55P03", .busy, 75),
+      ("42501", .denied, 77), ("28P01", .denied, 77), ("28000", .denied, 77),
+      ("3D000", .notFound, 66), ("42P01", .schema, 65), ("08006", .unreachable, 69),
+      ("57P01", .unreachable, 69), ("23505", .failed, 74),
+    ])
+  func maps(state: String, kind: HistoryError.Kind, code: Int32) {
+    #expect(HistoryError.kind(ofSQLState: state) == kind)
+    #expect(HistoryError(kind, "x").exitCode.rawValue == code)
+  }
+
+  @Test("Server messages become one line without control characters")
+  func oneLine() {
+    let error = HistoryError(.failed, "ERROR:  boom\nDETAIL:\t\u{1B}[31mred\r\n")
+    #expect(error.message == "ERROR: boom DETAIL: [31mred")
+  }
+}
+
+/// `COPY … FROM STDIN` text rows: no value can end a column, a row or the stream early.
+@Suite("COPY rows")
+struct CopyRowsTests {
+  @Test("Separators and backslashes in text are escaped; NULL, doubles and bytes encode")
+  func encodes() throws {
+    var rows = CopyRows()
+    try rows.append("a\tb\nc\\d\re")
+    rows.append(Int64.min)
+    rows.appendNull()
+    rows.append(Double.nan)
+    rows.append(-Double.infinity)
+    rows.append(0.1)
+    rows.append(bytes: [0x00, 0xAB])
+    rows.endRow()
+    let text = String(decoding: rows.data, as: UTF8.self)
+    #expect(
+      text == "a\\tb\\nc\\\\d\\re\t-9223372036854775808\t\\N\tNaN\t-Infinity\t0.1\t\\\\x00ab\n")
+  }
+
+  @Test("Text holding NUL is refused")
+  func refusesNUL() {
+    var rows = CopyRows()
+    #expect(throws: CopyRows.NULInText.self) { try rows.append("a\u{0}b") }
+  }
+}
