@@ -1,3 +1,5 @@
+import SleeveStore
+
 /// Extra request headers from `OTEL_EXPORTER_OTLP_HEADERS` (or a signal's own
 /// `…_TRACES_HEADERS`), usually for auth.
 ///
@@ -107,8 +109,8 @@ public struct OTLPHeaders: Sendable, Equatable, CustomStringConvertible,
     while index < bytes.endIndex {
       let byte = bytes[index]
       if byte == UInt8(ascii: "%") {
-        guard bytes.endIndex - index >= 3, let high = hexValue(bytes[index + 1]),
-          let low = hexValue(bytes[index + 2])
+        guard bytes.endIndex - index >= 3, let high = HexDigit.value(bytes[index + 1]),
+          let low = HexDigit.value(bytes[index + 2])
         else { throw refuse(.badPercentEscape) }
         out.append(high << 4 | low)
         index += 3
@@ -122,12 +124,4 @@ public struct OTLPHeaders: Sendable, Equatable, CustomStringConvertible,
     return text
   }
 
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
-  }
 }

@@ -1,3 +1,5 @@
+import SleeveStore
+
 /// Where a shared history is: a PostgreSQL connection URL (`postgresql://…` or `postgres://…`),
 /// as libpq takes it (its user, password, host, port, database and query parameters such as
 /// `sslmode`; libpq's environment, `PGPASSWORD`, `PGSERVICE` and `.pgpass` fill in the rest).
@@ -118,7 +120,7 @@ public struct HistoryLocation: Equatable, Sendable {
     var index = bytes.startIndex
     while index < bytes.endIndex {
       if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
-        let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+        let high = HexDigit.value(bytes[index + 1]), let low = HexDigit.value(bytes[index + 2])
       {
         decoded.append(high << 4 | low)
         index += 3
@@ -128,15 +130,6 @@ public struct HistoryLocation: Equatable, Sendable {
       }
     }
     return String(decoding: decoded, as: UTF8.self)
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 
   /// `message` with every password of this location replaced by `***`.

@@ -1,4 +1,5 @@
 import CPostgres
+import SleeveStore
 
 /// The rows a statement returned, in libpq's text format, read in place (freed with the
 /// result).
@@ -76,7 +77,9 @@ final class PostgresResult {
       decoded.reserveCapacity((text.count - 2) / 2)
       var index = 2
       while index < text.count {
-        guard let high = Self.hex(text[index]), let low = Self.hex(text[index + 1]) else {
+        guard let high = HexDigit.value(text[index]),
+          let low = HexDigit.value(text[index + 1])
+        else {
           return nil
         }
         decoded.append(high << 4 | low)
@@ -86,14 +89,6 @@ final class PostgresResult {
     }
   }
 
-  private static func hex(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
-  }
 }
 
 @available(*, unavailable)
