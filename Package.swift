@@ -100,7 +100,7 @@ let package = Package(
       name: "SleeveCLI",
       dependencies: [
         "SleeveExport", "SleeveQuery", "SleeveRecorder", "SleeveStore",
-        "SleeveCore",
+        "SleeveCore", "SleeveHistory",
       ],
       swiftSettings: optimizedInDebug
     ),
@@ -176,7 +176,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SleeveHistoryTests",
-      dependencies: ["SleeveHistory", "SleeveStore", "SleeveTestSupport"],
+      dependencies: ["SleeveHistory", "SleeveStore", "SleeveTestSupport", "sleeve"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -11,9 +11,10 @@ extension ExitCode {
     (.usage, "Usage error: unknown option, bad value, missing argument; check: nothing to check."),
     (.dataError, "Not a Sleeve database (or not a regular file), damaged, older or newer."),
     (.notFound, "Database or session not found, unreadable, or no sessions yet."),
-    (.unavailable, "Needs pruned raw rows or unwritten summaries; push: endpoint unreachable."),
+    (.unavailable, "Needs pruned raw rows or unwritten summaries; push or history: unreachable."),
     (.ioError, "I/O error reading or writing the database or an output."),
     (.busy, "Database busy (locked) past the timeout; try again."),
     (.refused, "export --endpoint: the receiver refused a request (its message is printed)."),
+    (.denied, "History: the server refused the credentials or the role lacks a privilege."),
   ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SleeveExport
+import SleeveHistory
 import SleeveQuery
 import SleeveStore
 
@@ -15,7 +16,7 @@ public enum SleeveCLI {
     LintCommand.self,
     ReportCommand.self, RollbackCommand.self, RolloutCommand.self, EnableCommand.self,
     DisableCommand.self, MergeCommand.self, ExportCommand.self, SummarizeCommand.self,
-    PruneCommand.self, MigrateCommand.self,
+    PruneCommand.self, MigrateCommand.self, PublishCommand.self,
     DemoCommand.self, CompletionsCommand.self, CompleteCommand.self,
   ]
 
@@ -83,7 +84,21 @@ public enum SleeveCLI {
           context.display = try TerminalDisplay.resolve(
             parsed, format: format, console: console, command: spec)
         }
-        return try await command.run(parsed, context: context)
+        // A reading command given a shared history answers from a mirror of it: a scratch
+        // file holding what the merged and pruned files would (removed after the command).
+        guard HistoryLocation.isHistory(path) else {
+          return try await command.run(parsed, context: context)
+        }
+        try HistoryOptions.refuseUnlessSupported(name)
+        context.history = try HistoryOptions.location(path, option: "db", command: name)
+        guard HistoryOptions.readers.contains(name) else {
+          return try await command.run(parsed, context: context)
+        }
+        let mirror = try HistoryMirror.whole(context.history!)
+        context.databasePath = mirror.path
+        let code = try await command.run(parsed, context: context)
+        withExtendedLifetime(mirror) {}
+        return code
       }
     } catch let error as UsageError {
       let command = error.command ?? commandName

@@ -12,6 +12,9 @@ public final class QueryDatabase {
   public let path: String
   let connection: Connection
   private var readDepth = 0
+  /// What must live as long as this database: the scratch file of a history read in its
+  /// place (`HistoryMirror`), removed when released.
+  package var retained: AnyObject?
 
   /// Opens `path` read-only and checks that it is a Sleeve database this binary can read.
   ///

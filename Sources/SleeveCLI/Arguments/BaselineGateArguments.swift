@@ -18,8 +18,9 @@ struct BaselineGateArguments {
     "quarantine", value: "which",
     help: "Not counted: list (default: the quarantine list), flaky (and flaky ones) or none.")
 
-  /// The baseline's filter (the selection's handler filters, narrowed by its terms).
-  let baseline: QueryFilter
+  /// The baseline's filter (the selection's handler filters, narrowed by its terms; with
+  /// `--history`, to the history's sessions).
+  var baseline: QueryFilter
   /// The judging options.
   let options: DiffOptions
   /// In how many candidate sessions a regression must be found.

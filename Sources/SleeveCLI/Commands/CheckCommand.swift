@@ -55,7 +55,7 @@ enum CheckCommand: Command {
       + SharedOptions.filters + [
         maxErrorRate.spec, maxP99.spec, minSamples.spec, applyFlag.spec, sequential.spec,
         fixedHorizon.spec, critical.spec, advisory.spec, maxDataLoss.spec,
-      ] + BaselineGateArguments.options + SharedOptions.method)
+      ] + BaselineGateArguments.options + [HistoryOptions.history.spec] + SharedOptions.method)
 
   /// `--max-error-rate rate`.
   static let maxErrorRate = Option<Double>(
@@ -101,14 +101,22 @@ enum CheckCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     var context = context
     let format = try JudgedFormat.parse(arguments, context: &context)
-    let filter = try SharedOptions.filter(arguments, context: context)
     let thresholds = GateThresholds(
       maxErrorRate: try context.value(maxErrorRate, in: arguments),
       maxP99Nanoseconds: try context.value(maxP99, in: arguments),
       minSamples: try context.value(minSamples, in: arguments))
-    let against = try BaselineGateArguments.parse(arguments, filter: filter, context: context)
+    var filter = try SharedOptions.filter(arguments, context: context)
+    var against = try BaselineGateArguments.parse(arguments, filter: filter, context: context)
+    if arguments.has(applyFlag) { try context.requireLocalFile(for: "--apply") }
+    if arguments.text(of: HistoryOptions.history) != nil, against == nil {
+      throw UsageError(
+        "--history is where the baseline is read; give --baseline too", command: spec.name)
+    }
     let options = try verdictOptions(arguments, context: context)
-    let database = try context.openDatabase()
+    var baseline = against?.baseline ?? filter.handlersOnly
+    let database = try HistoryOptions.comparisonDatabase(
+      arguments, context: context, baseline: &baseline, candidate: &filter)
+    against?.baseline = baseline
     let answer = try database.snapshot {
       try database.verifyIntegrity()
       let selection = try database.select(filter, by: .handler)

@@ -1,3 +1,4 @@
+import SleeveHistory
 import SleeveQuery
 
 /// One `sleeve` subcommand.
@@ -20,7 +21,11 @@ extension Command {
 /// What every command gets: where to write, which database, which format.
 struct CommandContext {
   let console: Console
-  let databasePath: String
+  /// The SQLite file the command reads or writes: `--db`, or the scratch mirror of the
+  /// shared history `--db` named (``history``).
+  var databasePath: String
+  /// The shared history `--db` named (`postgresql://...`), when it named one.
+  var history: HistoryLocation?
   var format: OutputFormat
   let command: CommandSpec
   /// How a table meets the reader (`--color`, `--expanded`, `--wide`, the terminal's width).
@@ -43,6 +48,17 @@ struct CommandContext {
       console.error(note + ".\n")
     }
     return database
+  }
+
+  /// Refuses to go on when `--db` named a shared history: `what` writes a local file (a
+  /// history is written by `sleeve publish` alone).
+  ///
+  /// - Throws: `UsageError` saying so.
+  func requireLocalFile(for what: String) throws {
+    guard let history else { return }
+    throw UsageError(
+      "\(what) writes a local Sleeve file, and --db names a shared history "
+        + "(\(history.redacted)); give the file instead", command: command.name)
   }
 
   /// Says on standard error, one escaped `Note:` line each, which of the filters matched

@@ -23,7 +23,7 @@ enum DiffCommand: Command {
       + [TerminalDisplay.allRows.spec]
       + BaselineSelection.filters + [
         SharedOptions.by, BaselineSelection.baseline, BaselineSelection.candidate,
-        BaselineSelection.allowOverlap,
+        BaselineSelection.allowOverlap, HistoryOptions.history.spec,
       ] + BaselineSelection.judging + SharedOptions.method)
 
   static var usesSharedFormat: Bool { false }
@@ -31,14 +31,15 @@ enum DiffCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
     var context = context
     let format = try JudgedFormat.parse(arguments, context: &context)
-    let sides = try BaselineSelection.resolve(arguments, context: context)
+    var sides = try BaselineSelection.resolve(arguments, context: context)
     let grouping = try SharedOptions.grouping(arguments, context: context)
     guard grouping != .session else {
       throw UsageError(
         "diff compares sessions, so it cannot group by session; use control, handler, event, "
           + "flag or variant", command: spec.name)
     }
-    let database = try context.openDatabase()
+    let database = try HistoryOptions.comparisonDatabase(
+      arguments, context: context, baseline: &sides.baseline, candidate: &sides.candidate)
     let answer = try database.snapshot {
       let sessions = try BaselineSelection.sessions(
         baseline: sides.baseline, candidate: sides.candidate, in: database,

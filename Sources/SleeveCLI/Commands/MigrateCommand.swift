@@ -1,3 +1,4 @@
+import SleeveHistory
 import SleeveQuery
 import SleeveStore
 
@@ -12,6 +13,7 @@ enum MigrateCommand: Command {
     "status", help: "Show applied and pending migrations without changing anything.")
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    if let history = context.history { return try migrate(history, arguments, context: context) }
     let path = context.databasePath
     if arguments.has(Self.status) {
       let state: Migrator.State
@@ -33,6 +35,26 @@ enum MigrateCommand: Command {
     context.console.out(
       applied.isEmpty
         ? "'\(TerminalText.escaped(path))' is up to date.\n"
+        : applied.map { "applied  \($0)" }.joined(separator: "\n") + "\n")
+    return .success
+  }
+
+  /// `sleeve migrate --db URL`: creates or upgrades a shared history's schema (or shows it).
+  private static func migrate(
+    _ history: HistoryLocation, _ arguments: ParsedArguments, context: CommandContext
+  ) throws -> ExitCode {
+    if arguments.has(Self.status) {
+      let state = try HistorySchema.status(of: history)
+      var lines = state.applied.map { "applied  \($0)" } + state.pending.map { "pending  \($0)" }
+      lines += state.unknown.map { "unknown  \($0) (from a newer Sleeve)" }
+      context.console.out(lines.map { TerminalText.escaped($0) + "\n" }.joined())
+      try HistorySchema.refuseNewer(state, location: history)
+      return .success
+    }
+    let applied = try HistorySchema.migrate(history, unixNanoseconds: WallClock.unixNanoseconds())
+    context.console.out(
+      applied.isEmpty
+        ? "'\(TerminalText.escaped(history.redacted))' is up to date.\n"
         : applied.map { "applied  \($0)" }.joined(separator: "\n") + "\n")
     return .success
   }

@@ -20,10 +20,12 @@ enum PruneCommand: Command {
       is still recording into it, in which case the freed pages are reused by new rows and a
       later prune reclaims them. Sessions that have not ended are never pruned. --dry-run
       shows what would go and changes nothing. Selects every session unless --session or a
-      filter narrows it.
+      filter narrows it. On a shared history (--db postgresql://...), --older-than deletes
+      whole sessions (rows and summaries) that ended before the age, in batches of 100
+      sessions, each one transaction.
       """,
     options: SharedOptions.common + SessionTerms.optionsDefaultingToAll.map(\.spec) + [
-      rawOlderThan.spec, keepLast.spec, dryRun.spec,
+      rawOlderThan.spec, keepLast.spec, dryRun.spec, olderThan.spec,
     ])
 
   /// `--raw-older-than <age>`: an age or a date, as `--since` reads it.
@@ -41,6 +43,14 @@ enum PruneCommand: Command {
   static let dryRun = Flag("dry-run", help: "Show what would be pruned; change nothing.")
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    if let history = context.history {
+      return try prune(history, arguments, context: context)
+    }
+    if arguments.isGiven(olderThan.spec) {
+      throw UsageError(
+        "--older-than deletes whole sessions from a shared history (--db postgresql://...); "
+          + "a file keeps its sessions' summaries: use --raw-older-than", command: spec.name)
+    }
     let policy = try policy(arguments, context: context)
     let filter = try SharedOptions.filter(arguments, context: context, defaultSession: .all)
     // The selection is read first, so one that matches nothing never upgrades the file.

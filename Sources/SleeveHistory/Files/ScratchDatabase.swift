@@ -31,6 +31,19 @@ public final class ScratchDatabase: Sendable {
     path = directory + "/history.sqlite"
   }
 
+  /// Creates an empty file at `path`, 0600, failing if anything is there: what `VACUUM INTO`
+  /// then fills (it takes an empty file, and creates a missing one with the umask's mode).
+  ///
+  /// - Throws: `HistoryError` (74) when it cannot.
+  static func createPrivateFile(at path: String) throws(HistoryError) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw HistoryError(
+        .failed, "cannot create \(path): \(String(cString: strerror(errno)))")
+    }
+    close(descriptor)
+  }
+
   /// Removes the file (with its `-wal` and `-shm`) and the directory.
   public func remove() {
     for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }

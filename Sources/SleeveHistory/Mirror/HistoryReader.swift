@@ -26,6 +26,9 @@ public final class HistoryReader {
   public init(_ location: HistoryLocation) throws(HistoryError) {
     connection = try PostgresConnection(location)
     try HistorySchema.requireCurrent(connection)
+    // One snapshot for every read this reader makes: heads and the bodies read after them
+    // agree, whatever publishers and prunes commit meanwhile (closing the connection ends it).
+    try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
   }
 
   /// The largest session number the history has given (0 when it has none).
@@ -34,24 +37,37 @@ public final class HistoryReader {
   }
 
   /// Copies every session's head into `file` (a writable, migrated Sleeve file), and every
-  /// session's flag changes when `flagEvents` (a file's flag state reads them all).
+  /// session's flag changes when `flagEvents` (a file's flag state reads them all), leaving
+  /// out the sessions whose UUIDs (lowercased) are in `excluding`: those `file` holds already.
   ///
+  /// - Parameter left: Called with each UUID of `excluding` the history holds.
   /// - Returns: The numbers the sessions have in `file`.
   /// - Throws: `HistoryError` for the server's failures and for values the history should
   ///   not hold (65), `SQLiteError` for the file's.
   @discardableResult
-  public func copyHeads(into file: Connection, offset: Int64, flagEvents: Bool) throws
-    -> [Int64]
-  {
+  public func copyHeads(
+    into file: Connection, offset: Int64, flagEvents: Bool, excluding: Set<String> = [],
+    left: (String) -> Void = { _ in }
+  ) throws -> [Int64] {
     try file.transaction {
       var ids: [Int64] = []
-      try copy(HistoryTables.sessions, sessions: nil, into: file, offset: offset) {
-        ids.append($0)
-      }
+      var skipped: Set<Int64> = []
+      try copy(
+        HistoryTables.sessions, sessions: nil, into: file, offset: offset,
+        skip: { rows, row in
+          let uuid = (rows.text(row, 1) ?? "").lowercased()
+          guard !excluding.isEmpty, excluding.contains(uuid) else { return false }
+          if let number = rows.integer(row, 0) { skipped.insert(number) }
+          left(uuid)
+          return true
+        }
+      ) { ids.append($0) }
       for table in HistoryTables.heads {
-        try copy(table, sessions: nil, into: file, offset: offset) { _ in }
+        try copy(table, sessions: nil, into: file, offset: offset, skipping: skipped) { _ in }
       }
-      if flagEvents { try copyFlagEvents(sessions: nil, into: file, offset: offset) }
+      if flagEvents {
+        try copyFlagEvents(sessions: nil, into: file, offset: offset, skipping: skipped)
+      }
       return ids
     }
   }
@@ -73,9 +89,11 @@ public final class HistoryReader {
     guard !history.isEmpty else { return }
     try file.transaction {
       for table in HistoryTables.bodies {
-        try copy(table, sessions: history, into: file, offset: offset) { _ in }
+        try copy(table, sessions: history, into: file, offset: offset, skipping: []) { _ in }
       }
-      if flagEvents { try copyFlagEvents(sessions: history, into: file, offset: offset) }
+      if flagEvents {
+        try copyFlagEvents(sessions: history, into: file, offset: offset, skipping: [])
+      }
     }
   }
 
@@ -115,15 +133,33 @@ public final class HistoryReader {
     }
   }
 
+  /// Copies `table`'s rows of `sessions` (every session when `nil`) into `file`, leaving out
+  /// the rows of the history sessions in `skipping`.
   private func copy(
     _ table: HistoryTables.Table, sessions: [Int64]?, into file: Connection, offset: Int64,
-    each: (Int64) -> Void
+    skipping: Set<Int64>, each: (Int64) -> Void
+  ) throws {
+    let keyIndex = table.columns.firstIndex { $0.name == table.key.column } ?? 0
+    let isRowRange = if case .rowRange = table.key { true } else { false }
+    try copy(
+      table, sessions: sessions, into: file, offset: offset,
+      skip: { rows, row in
+        guard !skipping.isEmpty, let key = rows.integer(row, keyIndex) else { return false }
+        return skipping.contains(isRowRange ? key >> 32 : key)
+      }, each: each)
+  }
+
+  /// Copies `table`'s rows of `sessions` (every session when `nil`) into `file`, but those
+  /// `skip` names.
+  private func copy(
+    _ table: HistoryTables.Table, sessions: [Int64]?, into file: Connection, offset: Int64,
+    skip: (PostgresResult, Int) -> Bool, each: (Int64) -> Void
   ) throws {
     let rows = try select(table, sessions: sessions)
     let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
     let insert = try file.prepare(
       "INSERT INTO \(table.name) (\(table.columnList)) VALUES (\(placeholders))")
-    for row in 0..<rows.count {
+    for row in 0..<rows.count where !skip(rows, row) {
       insert.reset()
       for (index, column) in table.columns.enumerated() {
         let bound = try bind(
@@ -177,7 +213,9 @@ public final class HistoryReader {
         + "\(column.type) (a damaged history)")
   }
 
-  private func copyFlagEvents(sessions: [Int64]?, into file: Connection, offset: Int64) throws {
+  private func copyFlagEvents(
+    sessions: [Int64]?, into file: Connection, offset: Int64, skipping: Set<Int64>
+  ) throws {
     let columns = HistoryTables.flagEventColumns
     let list = (["session_id"] + columns.map(\.name) + ["basis_points"]).joined(separator: ", ")
     let rows =
@@ -193,7 +231,7 @@ public final class HistoryReader {
     let share = try file.prepare(
       "INSERT INTO flag_rollouts (flag_event_id, basis_points) VALUES (?, ?)")
     let sessionColumn = HistoryTables.Column("session_id", .integer, .session)
-    for row in 0..<rows.count {
+    for row in 0..<rows.count where !skipping.contains(rows.integer(row, 0) ?? 0) {
       insert.reset()
       _ = try bind(
         sessionColumn, of: rows, row: row, column: 0, table: "flag_events", offset: offset,

@@ -75,12 +75,17 @@ enum SourceRows {
       guard column.isNullable else { throw damaged(table, column) }
       return .null
     }
+    // A blob is read before anything else reads the column: another read may convert the
+    // value (to text), after which SQLite no longer reports it as a blob.
+    if column.type == .blob {
+      guard let bytes = row.blob(at: index) else { throw damaged(table, column) }
+      return .blob(bytes)
+    }
     switch (column.type, row.value(at: index)) {
     case (.integer, .integer(let value)): return .integer(value)
     case (.real, .real(let value)): return .real(value)
     case (.real, .integer(let value)): return .real(Double(value))
     case (.text, .text(let value)): return .text(value)
-    case (.blob, _): return .blob(row.blob(at: index) ?? [])
     default: throw damaged(table, column)
     }
   }

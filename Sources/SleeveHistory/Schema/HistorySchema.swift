@@ -98,7 +98,10 @@ public enum HistorySchema {
     }
   }
 
-  private static func refuseNewer(_ status: Status, location: HistoryLocation)
+  /// Refuses a newer history: one with migrations this binary does not know.
+  ///
+  /// - Throws: `HistoryError` (schema, 65) naming them.
+  public static func refuseNewer(_ status: Status, location: HistoryLocation)
     throws(HistoryError)
   {
     guard status.unknown.isEmpty else {

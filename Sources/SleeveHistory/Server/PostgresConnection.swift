@@ -108,7 +108,8 @@ final class PostgresConnection {
         formats.append(0)
         continue
       }
-      let buffer = malloc(max(wire.bytes.count, 1))!.assumingMemoryBound(to: CChar.self)
+      // Text parameters are read as C strings (their length is ignored): NUL-terminated.
+      let buffer = calloc(wire.bytes.count + 1, 1)!.assumingMemoryBound(to: CChar.self)
       wire.bytes.withUnsafeBytes { raw in
         if let base = raw.baseAddress { memcpy(buffer, base, wire.bytes.count) }
       }

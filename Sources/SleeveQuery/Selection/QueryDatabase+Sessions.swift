@@ -26,6 +26,16 @@ extension QueryDatabase {
       case .last, .all:
         break
       }
+      if let ranges = filter.sessionNumbers {
+        // One parameter however many ranges: a JSON array of [first, last] pairs.
+        conditions.append(
+          "EXISTS (SELECT 1 FROM json_each(?) r WHERE s.id BETWEEN "
+            + "json_extract(r.value, '$[0]') AND json_extract(r.value, '$[1]'))")
+        values.append(
+          .text(
+            "[" + ranges.map { "[\($0.lowerBound),\($0.upperBound)]" }.joined(separator: ",")
+              + "]"))
+      }
       if let glob = filter.nameGlob {
         conditions.append("s.name GLOB ?")
         values.append(.text(glob))

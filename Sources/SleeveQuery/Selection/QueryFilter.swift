@@ -43,6 +43,11 @@ public struct QueryFilter: Equatable, Sendable {
   /// At most this many sessions: the most recent ones the other filters allow (`--last N`).
   public var limit: Int?
 
+  /// Only sessions numbered in these ranges: how a gate over a local file and a shared history
+  /// (`--history URL`) keeps its candidate to the file's sessions and its baseline to the
+  /// history's, both read from one scratch file. `nil`: every number.
+  package var sessionNumbers: [ClosedRange<Int64>]?
+
   /// The shortest commit prefix `commit` matches by (`git`'s shortest abbreviation).
   public static let minimumCommitPrefix = 4
 

@@ -1,0 +1,106 @@
+import Foundation
+import SleeveTestSupport
+import Testing
+
+/// Answers from a shared history equal the answers from a local file holding the same sessions,
+/// merged and then pruned: every reading command, every format, byte for byte (the session
+/// numbers agree here, since both number the sessions in the order they were published).
+@Suite("Answers from the history", .enabled(if: Proofs.run(needs: TestPostgres.tool)))
+struct HistoryAnswerTests {
+  /// Every command that answers from summaries, as a CI job or a person asks it.
+  static let commands: [[String]] = [
+    ["sessions"], ["errors", "--session", "all"], ["latency", "--session", "all"],
+    ["latency", "--session", "all", "--by", "variant"], ["flags"], ["flaky"],
+    ["lint", "--session", "all"],
+    ["diff", "--baseline", "branch=main", "--candidate", "session=last", "--allow-overlap"],
+    ["check", "--session", "all"], ["check", "--baseline", "branch=main,last=20"],
+    ["report", "--session", "all"], ["errors", "--exact"],
+  ]
+
+  static let formats = ["table", "json", "csv", "markdown", "github", "junit"]
+
+  /// `text` without JUnit's `timestamp="…"` (when the report was written, not what it says).
+  static func untimed(_ text: String) -> String {
+    text.replacingOccurrences(
+      of: #"timestamp="[0-9T:-]+""#, with: "timestamp=\"\"", options: .regularExpression)
+  }
+
+  @Test("every reading command answers from the history as from the merged, pruned file")
+  func everyCommandAndFormat() async throws {
+    let directory = TemporaryDirectory()
+    let file = directory.path("runs.sqlite")
+    try await HistoryServer.demoHistory(at: file)
+    let reference = directory.path("reference.sqlite")
+    try await HistoryServer.mergedAndPruned([file], at: reference)
+    let history = try await HistoryServer.fresh()
+    let published = try await HistoryServer.sleeve(["publish", "--db", file, "--to", history.url])
+    try #require(published.status == 0, "\(published.output)")
+    var compared = 0
+    for command in Self.commands {
+      for format in Self.formats {
+        let arguments = command + ["--format", format]
+        let fromFile = try await HistoryServer.answer(arguments + ["--db", reference])
+        let fromHistory = try await HistoryServer.answer(arguments + ["--db", history.url])
+        #expect(fromHistory.status == fromFile.status, "\(arguments)")
+        #expect(Self.untimed(fromHistory.out) == Self.untimed(fromFile.out), "\(arguments)")
+        if fromFile.status == 0 || fromFile.status == 1 || fromFile.status == 2 { compared += 1 }
+      }
+    }
+    let exported = ["export", "--format", "otlp-metrics-json", "--session", "all"]
+    let fromFile = try await HistoryServer.answer(exported + ["--db", reference])
+    let fromHistory = try await HistoryServer.answer(exported + ["--db", history.url])
+    #expect(fromFile.status == 0)
+    #expect(fromHistory.status == 0)
+    #expect(fromHistory.out == fromFile.out)
+    // Answers, not a row of identical refusals.
+    #expect(compared >= 40, "only \(compared) answers were compared")
+  }
+
+  @Test(
+    "check and diff --history judge the local run against the history's baseline as one file would")
+  func gateAgainstTheHistory() async throws {
+    let directory = TemporaryDirectory()
+    let runs = directory.path("runs.sqlite")
+    try await HistoryServer.demoHistory(at: runs)
+    let pullRequest = directory.path("pull-request.sqlite")
+    let demo = try await HistoryServer.sleeve(["demo", "--db", pullRequest])
+    try #require(demo.status == 0, "\(demo.output)")
+    let history = try await HistoryServer.fresh()
+    let published = try await HistoryServer.sleeve(["publish", "--db", runs, "--to", history.url])
+    try #require(published.status == 0, "\(published.output)")
+    // One file holding both: the pull request's run (raw rows and all), then the history's
+    // sessions merged and pruned.
+    let pruned = directory.path("pruned.sqlite")
+    try await HistoryServer.mergedAndPruned([runs], at: pruned)
+    let together = directory.path("together.sqlite")
+    let merged = try await HistoryServer.sleeve(["merge", together, pullRequest, pruned])
+    try #require(merged.status == 0, "\(merged.output)")
+    var answered = 0
+    for command in [
+      ["check", "--baseline", "branch=main,last=20"],
+      ["check", "--baseline", "branch=main,last=3", "--failure-limit", "1"],
+      ["diff", "--baseline", "branch=main,last=20"],
+      ["diff", "--baseline", "branch=main", "--by", "control"],
+    ] {
+      for format in ["table", "json", "markdown", "github"] {
+        let arguments = command + ["--format", format]
+        let side = command[0] == "check" ? ["--session", "1"] : ["--candidate", "session=1"]
+        let fromFile = try await HistoryServer.answer(arguments + side + ["--db", together])
+        let fromHistory = try await HistoryServer.answer(
+          arguments + side + ["--db", pullRequest, "--history", history.url])
+        #expect(fromHistory.status == fromFile.status, "\(arguments)")
+        #expect(fromHistory.out == fromFile.out, "\(arguments)")
+        if fromFile.out.contains("checkout") { answered += 1 }
+      }
+    }
+    #expect(answered == 16)
+    // The candidate is the local file's alone: the history's sessions are never judged.
+    let all = try await HistoryServer.answer(
+      [
+        "check", "--baseline", "branch=main", "--session", "all", "--format", "json", "--db",
+        pullRequest, "--history", history.url,
+      ])
+    let document = try JSONSerialization.jsonObject(with: Data(all.out.utf8)) as? [String: Any]
+    #expect(document?["sessions"] as? [Int] == [1], "\(all.out.prefix(400))")
+  }
+}

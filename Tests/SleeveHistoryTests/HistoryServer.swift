@@ -1,0 +1,120 @@
+import Foundation
+import SleeveStore
+import SleeveTestSupport
+import Testing
+
+/// What the shared-history tests share: a database of their own on the test server, the
+/// `sleeve` binary run against it, and a file recorded by `sleeve demo`.
+struct HistoryServer {
+  /// The server (the process's shared one, or a private one).
+  let server: TestPostgres.Server
+  /// The administrator's URL of this test's own database.
+  let url: String
+  /// The database's name.
+  var database: String { String(url.split(separator: "/").last ?? "") }
+
+  /// A fresh database on the shared server, migrated when `migrated`.
+  static func fresh(migrated: Bool = true, on server: TestPostgres.Server? = nil) async throws
+    -> HistoryServer
+  {
+    let server = try server ?? TestPostgres.shared()
+    let history = HistoryServer(server: server, url: try server.freshDatabase())
+    if migrated {
+      let result = try await sleeve(["migrate", "--db", history.url])
+      try #require(result.status == 0, "\(result.output)")
+    }
+    return history
+  }
+
+  /// Runs `sleeve` with `arguments`, killed after 4 minutes (`WaitBounds.hang`).
+  static func sleeve(_ arguments: [String]) async throws -> ChildProcess.Result {
+    let (result, timedOut) = try await ChildProcess.run(
+      ChildProcess.sleeveBinary, arguments, timeout: WaitBounds.hang)
+    try #require(!timedOut, "sleeve \(arguments.first ?? "") did not end")
+    return result
+  }
+
+  /// Runs `sleeve` with standard output alone captured (standard error apart), for
+  /// comparisons of answers.
+  static func answer(_ arguments: [String]) async throws -> (status: Int32, out: String) {
+    let directory = TemporaryDirectory()
+    let path = directory.path("out")
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    let result = try await ChildProcess.run(
+      ChildProcess.sleeveBinary, arguments, standardOutput: handle)
+    try handle.close()
+    return (result.status, try String(contentsOfFile: path, encoding: .utf8))
+  }
+
+  /// `sleeve demo --history` into `path`: nine ended sessions, eight on main and one on a
+  /// branch.
+  static func demoHistory(at path: String) async throws {
+    let result = try await sleeve(["demo", "--history", "--db", path])
+    try #require(result.status == 0, "\(result.output)")
+  }
+
+  /// The file a history's answers must equal: `sources` merged into `path`, then pruned
+  /// (`prune --keep-last 0`).
+  static func mergedAndPruned(_ sources: [String], at path: String) async throws {
+    let merged = try await sleeve(["merge", path] + sources)
+    try #require(merged.status == 0, "\(merged.output)")
+    let pruned = try await sleeve(["prune", "--db", path, "--keep-last", "0"])
+    try #require(pruned.status == 0, "\(pruned.output)")
+  }
+
+  /// Runs `sql` in this test's database as the administrator (psql, tuples only).
+  @discardableResult
+  func psql(_ sql: String) throws -> String { try server.psql(sql, database: database) }
+
+  /// A number the administrator's query returns.
+  func count(_ sql: String) throws -> Int {
+    try #require(Int(psql(sql).trimmingCharacters(in: .whitespacesAndNewlines)), "\(sql)")
+  }
+
+  /// What each session holds in the history, by UUID: its rows per table.
+  func shapes() throws -> [String: [Int]] {
+    let lines = try psql(Self.shapeQuery(shift: "<<", sessionsTable: "sessions"))
+    return Self.parseShapes(lines)
+  }
+
+  /// What each session of the Sleeve file at `path` holds, as ``shapes()`` counts it.
+  static func shapes(ofFile path: String) throws -> [String: [Int]] {
+    let connection = try Connection(path: path, mode: .readOnly)
+    let statement = try connection.prepare(shapeQuery(shift: "<<", sessionsTable: "sessions"))
+    var lines = ""
+    while try statement.step() { lines += (statement.text(at: 0) ?? "") + "\n" }
+    return parseShapes(lines)
+  }
+
+  /// One line per session: its UUID and its row count in each table a history holds, `|`
+  /// separated (SQL both PostgreSQL and SQLite run).
+  private static func shapeQuery(shift: String, sessionsTable: String) -> String {
+    let range = { (column: String) in
+      "\(column) BETWEEN (s.id \(shift) 32) AND (s.id \(shift) 32) + 4294967295"
+    }
+    let counts = [
+      "SELECT count(*) FROM session_context t WHERE t.session_id = s.id",
+      "SELECT count(*) FROM session_summaries t WHERE t.session_id = s.id",
+      "SELECT count(*) FROM summary_checksums t WHERE t.session_id = s.id",
+      "SELECT count(*) FROM controls t WHERE \(range("t.id"))",
+      "SELECT count(*) FROM registrations t WHERE \(range("t.id"))",
+      "SELECT count(*) FROM outcome_summaries t WHERE \(range("t.registration_id"))",
+      "SELECT count(*) FROM failure_summaries t WHERE \(range("t.registration_id"))",
+      "SELECT count(*) FROM flags t WHERE t.session_id = s.id",
+      "SELECT count(*) FROM flag_events t WHERE t.session_id = s.id",
+    ]
+    return "SELECT lower(s.uuid) || '|' || "
+      + counts.map { "(\($0))" }.joined(separator: " || '|' || ")
+      + " FROM \(sessionsTable) s ORDER BY s.id"
+  }
+
+  private static func parseShapes(_ lines: String) -> [String: [Int]] {
+    var shapes: [String: [Int]] = [:]
+    for line in lines.split(separator: "\n") where !line.isEmpty {
+      let fields = line.split(separator: "|", omittingEmptySubsequences: false)
+      shapes[String(fields[0])] = fields.dropFirst().map { Int($0) ?? -1 }
+    }
+    return shapes
+  }
+}
