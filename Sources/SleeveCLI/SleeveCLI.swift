@@ -86,11 +86,15 @@ public enum SleeveCLI {
         }
         // A reading command given a shared history answers from a mirror of it: a scratch
         // file holding what the merged and pruned files would (removed after the command).
-        guard HistoryLocation.isHistory(path) else {
+        guard spec.option(named: SharedOptions.db.spec.name) != nil, HistoryLocation.isHistory(path)
+        else {
           return try await command.run(parsed, context: context)
         }
         try HistoryOptions.refuseUnlessSupported(name)
         context.history = try HistoryOptions.location(path, option: "db", command: name)
+        if let writer = command.writesLocalFile(parsed) {
+          try context.requireLocalFile(for: writer)
+        }
         guard HistoryOptions.readers.contains(name) else {
           return try await command.run(parsed, context: context)
         }

@@ -17,11 +17,16 @@ struct HistoryLocationTests {
       ),
       (
         "postgresql://h/x?user=ci&password=s3cret&sslmode=require",
-        "postgresql://h/x?user=ci&password=***&sslmode=require"
+        "postgresql://ci:***@h/x?sslmode=require"
       ),
-      ("postgresql://h/x?pass%77ord=s3cret", "postgresql://h/x?pass%77ord=***"),
+      ("postgresql://h/x?pass%77ord=s3cret", "postgresql://:***@h/x"),
       ("postgresql://ci@h/x", "postgresql://ci@h/x"),
-      ("postgresql://a:b@c@h/x", "postgresql://a:***@h/x"),
+      // libpq ends the user part at the first '@': the host is then "c@h".
+      ("postgresql://a:b@c@h/x", "postgresql://a:***@c@h/x"),
+      // libpq ends the user part at '@', not at '?': the whole "top?secret" is the password.
+      ("postgresql://u:top?secret@h/x", "postgresql://u:***@h/x"),
+      ("postgresql://u@h/x?sslpassword=s3cret", "postgresql://u@h/x?sslpassword=***"),
+      ("POSTGRESQL://u:s3cret@h/x", "postgresql://u:***@h/x"),
     ])
   func redacts(url: String, expected: String) throws {
     let location = try HistoryLocation(url)
@@ -34,14 +39,18 @@ struct HistoryLocationTests {
   @Test("Passwords are decoded and scrubbed from messages, longest first")
   func scrubsMessages() throws {
     let location = try HistoryLocation("postgresql://ci:p%40ss@h/x?password=p%40ssword")
-    #expect(location.passwords == ["p@ss", "p@ssword"])
+    #expect(Set(location.passwords) == ["p@ss", "p@ssword", "p%40ss", "p%40ssword"])
     #expect(
       location.scrubbed("auth failed for p@ssword and p@ss") == "auth failed for *** and ***")
   }
 
   @Test(
-    "Text that is not a PostgreSQL URL, or holds NUL, is a usage error (exit 64)",
-    arguments: ["history.sqlite", "mysql://h/x", "postgresql://h/x\u{0}y", "http://h"])
+    "Text that is not a PostgreSQL URL libpq reads, or holds NUL, is a usage error (exit 64) that never repeats it",
+    arguments: [
+      "history.sqlite", "mysql://h/x", "postgresql://h/x\u{0}y", "http://h",
+      "postgresql://[::1", "postgresql://h/x?foo", "postgresql://h/x?a=b=c",
+      "postgresql://u:sec%41%zzret@h/x", "postgresql://u:secret%00x@h/x",
+    ])
   func rejects(text: String) {
     #expect(throws: HistoryError.self) { try HistoryLocation(text) }
     do {
@@ -49,6 +58,9 @@ struct HistoryLocationTests {
     } catch {
       #expect(error.kind == .usage)
       #expect(error.exitCode.rawValue == 64)
+      // Never the text itself: it may hold a password libpq could not read.
+      #expect(!error.message.contains("secret") && !error.message.contains("zzret"))
+      #expect(!error.message.contains("mysql"))
     }
   }
 

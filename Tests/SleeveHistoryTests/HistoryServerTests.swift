@@ -69,6 +69,8 @@ struct HistoryServerTests {
     #expect(second.output.contains("Published 0 sessions"))
     #expect(second.output.contains("9 already there"))
     #expect(try history.shapes() == HistoryServer.shapes(ofFile: reference))
+    // Publishing again spent no session numbers.
+    #expect(try history.count("SELECT max(id) FROM sessions") == 9)
   }
 
   @Test(
@@ -115,15 +117,23 @@ struct HistoryServerTests {
     let seed = UInt64(ProcessInfo.processInfo.environment["SLEEVE_KILL_SEED"] ?? "") ?? 0x5EED_35
     var generator = SeededGenerator(seed: seed)
     let directory = TemporaryDirectory()
+    // 45 sessions (five demo histories): a publish long enough to be caught in the middle.
+    var runs: [String] = []
+    for index in 0..<5 {
+      runs.append(directory.path("runs-\(index).sqlite"))
+      try await HistoryServer.demoHistory(at: runs[index])
+    }
     let file = directory.path("runs.sqlite")
-    try await HistoryServer.demoHistory(at: file)
+    let merged = try await HistoryServer.sleeve(["merge", file] + runs)
+    try #require(merged.status == 0, "\(merged.output)")
     let reference = directory.path("reference.sqlite")
     try await HistoryServer.mergedAndPruned([file], at: reference)
     let whole = try HistoryServer.shapes(ofFile: reference)
+    try #require(whole.count == 45)
     var partial = 0
     for point in 0..<20 {
       // The moment: once `committed` sessions are in, `delay` more milliseconds.
-      let committed = Int.random(in: 0...7, using: &generator)
+      let committed = Int.random(in: 0...35, using: &generator)
       let delay = Int.random(in: 0...25, using: &generator)
       let history = try await HistoryServer.fresh()
       let process = Process()
@@ -204,6 +214,52 @@ struct HistoryServerTests {
     }
   }
 
+  @Test("an interrupted reader (SIGTERM) leaves no copy of the history behind")
+  func interruptedReaderCleansUp() async throws {
+    let directory = TemporaryDirectory()
+    let file = directory.path("runs.sqlite")
+    try await HistoryServer.demoHistory(at: file)
+    let history = try await HistoryServer.fresh()
+    let published = try await HistoryServer.sleeve(["publish", "--db", file, "--to", history.url])
+    try #require(published.status == 0, "\(published.output)")
+    let scratch = directory.path("tmp")
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    // A lock the reader waits on while it copies the heads: it is then interrupted mid-copy.
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: try #require(Proofs.executable("psql")))
+    holder.arguments = [
+      "-X", "-q", "-d", history.url, "-c",
+      "BEGIN; LOCK TABLE summary_checksums IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(200); COMMIT;",
+    ]
+    holder.standardOutput = FileHandle.nullDevice
+    holder.standardError = FileHandle.nullDevice
+    try holder.run()
+    defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+    let reader = Process()
+    reader.executableURL = URL(fileURLWithPath: ChildProcess.sleeveBinary)
+    reader.arguments = ["sessions", "--db", history.url]
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = scratch
+    reader.environment = environment
+    reader.standardOutput = FileHandle.nullDevice
+    reader.standardError = FileHandle.nullDevice
+    try reader.run()
+    let deadline = ContinuousClock.now + WaitBounds.hang
+    while try history.count(
+      "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+        + "AND application_name = 'sleeve'") == 0
+    {
+      try #require(ContinuousClock.now < deadline, "the reader never waited on the lock")
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    let copies = try FileManager.default.contentsOfDirectory(atPath: scratch)
+    #expect(!copies.isEmpty, "the reader made no scratch copy to clean up")
+    kill(reader.processIdentifier, SIGTERM)
+    reader.waitForExit()
+    #expect(reader.terminationReason == .uncaughtSignal)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == [])
+  }
+
   @Test("the documented roles: a reader cannot publish, a publisher cannot delete (77)")
   func roles() async throws {
     let directory = TemporaryDirectory()
@@ -270,6 +326,15 @@ struct HistoryServerTests {
     holder.standardError = FileHandle.nullDevice
     try holder.run()
     defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+    let held = ContinuousClock.now + WaitBounds.hang
+    while try history.count(
+      "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+        + "WHERE c.relname = 'session_context' AND l.mode = 'AccessExclusiveLock' AND l.granted")
+      == 0
+    {
+      try #require(ContinuousClock.now < held, "the lock was never taken")
+      try await Task.sleep(for: .milliseconds(20))
+    }
     async let publish = HistoryServer.sleeve(["publish", "--db", file, "--to", history.url])
     let deadline = ContinuousClock.now + WaitBounds.hang
     while try history.count(

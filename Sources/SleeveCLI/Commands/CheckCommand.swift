@@ -107,7 +107,6 @@ enum CheckCommand: Command {
       minSamples: try context.value(minSamples, in: arguments))
     var filter = try SharedOptions.filter(arguments, context: context)
     var against = try BaselineGateArguments.parse(arguments, filter: filter, context: context)
-    if arguments.has(applyFlag) { try context.requireLocalFile(for: "--apply") }
     if arguments.text(of: HistoryOptions.history) != nil, against == nil {
       throw UsageError(
         "--history is where the baseline is read; give --baseline too", command: spec.name)
@@ -115,7 +114,8 @@ enum CheckCommand: Command {
     let options = try verdictOptions(arguments, context: context)
     var baseline = against?.baseline ?? filter.handlersOnly
     let database = try HistoryOptions.comparisonDatabase(
-      arguments, context: context, baseline: &baseline, candidate: &filter)
+      arguments, context: context, baseline: &baseline, candidate: &filter,
+      everySession: against?.quarantine == .flaky)
     against?.baseline = baseline
     let answer = try database.snapshot {
       try database.verifyIntegrity()

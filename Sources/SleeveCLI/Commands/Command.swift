@@ -12,10 +12,14 @@ protocol Command: Sendable {
   /// Whether `--format` takes the shared table/json/csv/markdown (a command with formats of its
   /// own parses it itself).
   static var usesSharedFormat: Bool { get }
+  /// What of this command line writes the local file (`--apply`, a suppression, the push's
+  /// ledger), so a shared history given as `--db` is refused before it is read; `nil`: nothing.
+  static func writesLocalFile(_ arguments: ParsedArguments) -> String?
 }
 
 extension Command {
   static var usesSharedFormat: Bool { true }
+  static func writesLocalFile(_ arguments: ParsedArguments) -> String? { nil }
 }
 
 /// What every command gets: where to write, which database, which format.

@@ -11,7 +11,6 @@ extension LintCommand {
     else {
       throw UsageError("Missing value for '--reason <text>': say why", command: spec.name)
     }
-    try context.requireLocalFile(for: "a suppression")
     let path = context.databasePath
     // A writer creates a missing file: a mistyped --db must not become a new database.
     guard try DatabaseFile.inspect(path) != .missing else {
@@ -52,7 +51,6 @@ extension LintCommand {
             ? "" : "; it is suppressed at \(LintReportText.plural(elsewhere, "other site"))")
           + " (list them with 'sleeve lint suppressions')")
     }
-    try context.requireLocalFile(for: "lifting a suppression")
     // Read first, so lifting what is not there never upgrades (or touches) the file.
     guard entries.contains(where: { $0.check == check.id && $0.site == key }) else {
       throw notSuppressed()

@@ -93,7 +93,6 @@ enum QuarantineCommand: Command {
       throw UsageError("Missing value for '--reason <text>': say why", command: spec.name)
     }
     let control = arguments.text(of: Self.control)
-    try context.requireLocalFile(for: "the quarantine list")
     let path = context.databasePath
     if !arguments.has(Self.create) {
       guard try DatabaseFile.inspect(path) != .missing else {
@@ -141,7 +140,6 @@ enum QuarantineCommand: Command {
     guard entries.contains(where: { $0.handler == name && $0.control == wanted }) else {
       throw notQuarantined()
     }
-    try context.requireLocalFile(for: "the quarantine list")
     let store = try StoreWriter(path: context.databasePath)
     guard try store.liftQuarantine(handler: handler, control: control) else {
       throw notQuarantined()

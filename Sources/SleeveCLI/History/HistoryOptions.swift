@@ -46,10 +46,11 @@ enum HistoryOptions {
   /// The database a comparison reads. Without `--history`, the local file. With it, a scratch
   /// file holding the local file (its numbers, raw rows and all) and the history's sessions
   /// numbered after it: `candidate` is narrowed to the local sessions, `baseline` to the
-  /// history's, whose bodies are then copied for the sessions `baseline` selects.
+  /// history's, whose bodies are then copied for the sessions `baseline` selects (for every
+  /// session when `everySession`: `--quarantine flaky` judges flakiness over all of them).
   static func comparisonDatabase(
     _ arguments: ParsedArguments, context: CommandContext, baseline: inout QueryFilter,
-    candidate: inout QueryFilter
+    candidate: inout QueryFilter, everySession: Bool = false
   ) throws -> QueryDatabase {
     let local = try context.openDatabase()
     guard let url = arguments.text(of: history) else { return local }
@@ -59,8 +60,30 @@ enum HistoryOptions {
     baseline.sessionNumbers = mirror.historySessions
     let database = try QueryDatabase(path: mirror.path)
     database.retained = mirror
-    let selected = try database.sessions(of: .baseline, matching: baseline).map(\.id)
-    try mirror.loadBodies(of: selected)
+    var every = QueryFilter()
+    every.session = .all
+    let selected = try database.sessions(of: .baseline, matching: everySession ? every : baseline)
+    try mirror.loadBodies(of: selected.map(\.id))
     return database
+  }
+}
+
+extension CheckCommand {
+  static func writesLocalFile(_ arguments: ParsedArguments) -> String? {
+    arguments.has(applyFlag) ? "--apply" : nil
+  }
+}
+
+extension LintCommand {
+  static func writesLocalFile(_ arguments: ParsedArguments) -> String? {
+    ["suppress", "unsuppress"].contains(arguments.arguments.first ?? "")
+      ? "'lint \(arguments.arguments[0])'" : nil
+  }
+}
+
+extension ExportCommand {
+  static func writesLocalFile(_ arguments: ParsedArguments) -> String? {
+    arguments.text(of: endpoint) != nil || arguments.has(pushFlag)
+      ? "the push (its delivery ledger)" : nil
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SleeveStore
 
 #if canImport(Glibc)
   import Glibc
@@ -27,9 +28,16 @@ public final class ScratchDatabase: Sendable {
         .failed,
         "cannot make a private directory under \(base): \(String(cString: strerror(errno)))")
     }
-    directory = String(cString: made)
-    path = directory + "/history.sqlite"
+    let directory = String(cString: made)
+    let path = directory + "/history.sqlite"
+    (self.directory, self.path) = (directory, path)
+    cleanup = InterruptCleanup(files: Self.suffixes.map { path + $0 }, directory: directory)
   }
+
+  /// Removes it all when the process is interrupted (SIGINT, SIGTERM, SIGHUP): a copy of a
+  /// history or of a local file's sessions never outlives the command.
+  private let cleanup: InterruptCleanup
+  private static let suffixes = ["", "-wal", "-shm", "-journal"]
 
   /// Creates an empty file at `path`, 0600, failing if anything is there: what `VACUUM INTO`
   /// then fills (it takes an empty file, and creates a missing one with the umask's mode).
@@ -46,8 +54,9 @@ public final class ScratchDatabase: Sendable {
 
   /// Removes the file (with its `-wal` and `-shm`) and the directory.
   public func remove() {
-    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    for suffix in Self.suffixes { unlink(path + suffix) }
     rmdir(directory)
+    cleanup.release()
   }
 
   deinit { remove() }

@@ -64,23 +64,41 @@ public final class HistoryPublisher {
     file: String, uuids: [String], unixNanoseconds: Int64 = WallClock.unixNanoseconds(),
     progress: (Int) -> Void = { _ in }
   ) throws -> Report {
-    let scratch = try ScratchDatabase(purpose: "publish")
-    defer { scratch.remove() }
-    let pruned = try SleeveDatabase.openForWriting(path: scratch.path)
-    _ = try SessionMerger(target: pruned).merge(path: file, includeUnterminated: false)
-    let ids = try Self.sessionsByUUID(pruned)
-    let plan = try RawRowPruner.plan(
-      sessions: Array(ids.values), policy: .keepLast(0), connection: pruned)
-    _ = try RawRowPruner.execute(
-      plan, connection: pruned, reclaimSpace: false, unixNanoseconds: unixNanoseconds)
+    // Ended sessions with sealed summaries are read from the file itself (read-only), as a
+    // pruned copy would hold them (``SummaryTables/prunedSeal``); only ended sessions without
+    // summaries (a file from before them) go through a scratch copy, summarized and pruned.
+    let source = try SleeveDatabase.openForReading(path: file)
+    let ended = try Self.sessionsByUUID(source)
+    let summarized = try SummaryTables.states(connection: source)
+    let wanted = uuids.map { $0.lowercased() }
+    let unsummarized = wanted.compactMap { ended[$0] }.filter { summarized[$0] == nil }
+    var copy: (scratch: ScratchDatabase, connection: Connection, ids: [String: Int64])?
+    defer { copy?.scratch.remove() }
+    if !unsummarized.isEmpty {
+      let scratch = try ScratchDatabase(purpose: "publish")
+      let pruned = try SleeveDatabase.openForWriting(path: scratch.path)
+      _ = try SessionMerger(target: pruned).merge(path: file, includeUnterminated: false)
+      let ids = try Self.sessionsByUUID(pruned)
+      let plan = try RawRowPruner.plan(
+        sessions: Array(ids.values), policy: .keepLast(0), connection: pruned)
+      _ = try RawRowPruner.execute(
+        plan, connection: pruned, reclaimSpace: false, unixNanoseconds: unixNanoseconds)
+      copy = (scratch, pruned, ids)
+    }
     var report = Report()
     for (index, uuid) in uuids.enumerated() {
       defer { progress(index + 1) }
-      guard let session = ids[uuid.lowercased()] else {
+      let key = uuid.lowercased()
+      let from: (session: Int64, file: Connection)
+      if let session = ended[key], summarized[session] != nil {
+        from = (session, source)
+      } else if let copy, let session = copy.ids[key] {
+        from = (session, copy.connection)
+      } else {
         report.notEnded.append(uuid)
         continue
       }
-      switch try publishRetrying(session: session, from: pruned, now: unixNanoseconds) {
+      switch try publishRetrying(session: from.session, from: from.file, now: unixNanoseconds) {
       case .published: report.published.append(uuid)
       case .alreadyPresent: report.alreadyPresent.append(uuid)
       case .refused(let reason): report.refused.append(Refusal(uuid: uuid, reason: reason))
@@ -121,10 +139,10 @@ public final class HistoryPublisher {
   private func publishOnce(session: Int64, from file: Connection, now: Int64) throws -> Outcome {
     let sessionRow = try SourceRows.read(HistoryTables.sessions, session: session, from: file)
     guard let row = sessionRow.first else { return .refused("the session left the file") }
-    let digest = try file.prepare("SELECT rows_digest FROM summary_checksums WHERE session_id = ?")
-    try digest.bind(session, at: 1)
-    guard try digest.step() else { return .refused("the session has no sealed summaries") }
-    let contentDigest = digest.int64(at: 0)
+    guard
+      let seal = try SummaryTables.prunedSeal(
+        session: session, unixNanoseconds: now, connection: file)
+    else { return .refused("the session has no summaries") }
     let uuid = row[1]
     let values = Array(row.dropFirst()).map(\.postgresValue)
     guard !values.contains(where: \.holdsNUL) else {
@@ -132,8 +150,7 @@ public final class HistoryPublisher {
     }
     do {
       return try sendInTransaction(
-        session: session, from: file, now: now, values: values, uuid: uuid,
-        contentDigest: contentDigest)
+        session: session, from: file, now: now, values: values, uuid: uuid, seal: seal)
     } catch let refused as Refused {
       return .refused(refused.reason)
     }
@@ -141,9 +158,17 @@ public final class HistoryPublisher {
 
   private func sendInTransaction(
     session: Int64, from file: Connection, now: Int64, values: [PostgresValue],
-    uuid: SourceValue, contentDigest: Int64
+    uuid: SourceValue, seal: SummaryTables.PrunedSeal
   ) throws -> Outcome {
-    try connection.transaction { () throws -> Outcome in
+    let contentDigest = seal.rowsDigest
+    // The summary state as a pruned file holds it.
+    let overrides: [String: [String: SourceValue]] = [
+      "session_summaries": ["raw_pruned_unix_ns": .integer(seal.rawPrunedUnixNanoseconds)],
+      "summary_checksums": ["checksum": .integer(seal.checksum)],
+    ]
+    return try connection.transaction { () throws -> Outcome in
+      // Looked up first: an insert that meets the unique index still spends a session number.
+      if let outcome = try held(uuid: uuid, contentDigest: contentDigest) { return outcome }
       let columns =
         HistoryTables.sessions.columns.dropFirst().map(\.name)
         + ["content_digest", "published_unix_ns"]
@@ -154,17 +179,15 @@ public final class HistoryPublisher {
         ON CONFLICT (uuid) DO NOTHING RETURNING id
         """, values + [.integer(contentDigest), .integer(now)])
       guard inserted.count == 1, let historyID = inserted.integer(0, 0) else {
-        let held = try connection.execute(
-          "SELECT content_digest FROM sessions WHERE uuid = $1", [uuid.postgresValue])
-        if held.count == 1, held.integer(0, 0) == contentDigest { return .alreadyPresent }
-        return .refused(
-          "the history holds this session with other summaries (it changed after it was "
-            + "published); it is not written over")
+        // A concurrent publisher of the same UUID committed first.
+        return try held(uuid: uuid, contentDigest: contentDigest)
+          ?? .refused("the history's copy of this session could not be read back")
       }
       for table in HistoryTables.heads + HistoryTables.bodies {
         do {
           let data = try SourceRows.copyData(
-            table, session: session, from: file, historySession: historyID)
+            table, session: session, from: file, historySession: historyID,
+            overrides: overrides[table.name] ?? [:])
           try connection.copy(into: table.name, columns: table.columns.map(\.name), data: data)
         } catch is CopyRows.NULInText {
           throw Refused(reason: SourceRows.nulReason(table.name))
@@ -182,6 +205,18 @@ public final class HistoryPublisher {
       }
       return .published
     }
+  }
+
+  /// What publishing `uuid` amounts to when the history holds it already: nothing to send
+  /// (the same summaries), or a refusal (other summaries); `nil` when it does not hold it.
+  private func held(uuid: SourceValue, contentDigest: Int64) throws(HistoryError) -> Outcome? {
+    let held = try connection.execute(
+      "SELECT content_digest FROM sessions WHERE uuid = $1", [uuid.postgresValue])
+    guard held.count == 1 else { return nil }
+    if held.integer(0, 0) == contentDigest { return .alreadyPresent }
+    return .refused(
+      "the history holds this session with other summaries (it changed after it was "
+        + "published); it is not written over")
   }
 
   /// A session refused inside its transaction (rolled back).

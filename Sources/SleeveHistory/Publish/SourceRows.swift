@@ -97,16 +97,18 @@ enum SourceRows {
   }
 
   /// `table`'s rows of `session` in COPY's text format, their session ids and row ids moved
-  /// to `historySession`.
+  /// to `historySession`, and the columns named in `overrides` holding those values.
   ///
   /// - Throws: ``CopyRows/NULInText`` for text holding NUL.
   static func copyData(
-    _ table: HistoryTables.Table, session: Int64, from file: Connection, historySession: Int64
+    _ table: HistoryTables.Table, session: Int64, from file: Connection, historySession: Int64,
+    overrides: [String: SourceValue] = [:]
   ) throws -> [UInt8] {
     var rows = CopyRows()
     try forEachRow(table, session: session, from: file) { row in
       for (column, value) in zip(table.columns, row) {
-        try append(value, as: column, to: &rows, historySession: historySession)
+        try append(
+          overrides[column.name] ?? value, as: column, to: &rows, historySession: historySession)
       }
       rows.endRow()
     }

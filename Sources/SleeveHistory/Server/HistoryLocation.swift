@@ -1,3 +1,4 @@
+import CPostgres
 import SleeveStore
 
 /// Where a shared history is: a PostgreSQL connection URL (`postgresql://…` or `postgres://…`),
@@ -14,8 +15,9 @@ import SleeveStore
 public struct HistoryLocation: Equatable, Sendable {
   /// The URL as given (it may hold a password: never print it).
   public let url: String
-  /// The passwords the URL holds (its user part's and any `password=` query parameter's,
-  /// decoded): messages are scrubbed of them before they are shown.
+  /// The passwords the URL holds (its user part's and any `password=` or `sslpassword=`
+  /// query parameter's, decoded and as spelled): messages are scrubbed of them before they are
+  /// shown.
   public let passwords: [String]
   /// The URL with every password replaced by `***`: the only form of it Sleeve prints.
   public let redacted: String
@@ -29,89 +31,137 @@ public struct HistoryLocation: Equatable, Sendable {
     return schemes.contains { lowered.hasPrefix($0) }
   }
 
-  /// Reads `text` as a history URL.
+  /// Reads `text` as a history URL, as libpq parses it (`PQconninfoParse`): what libpq would
+  /// refuse is refused here, before any connection, and ``redacted`` is rebuilt from libpq's
+  /// own reading, so no delimiter libpq reads differently (`?`, `@`, `%`) can carry a password
+  /// into it.
   ///
   /// - Throws: `HistoryError` (exit 64) for text that is not a `postgresql://` or
-  ///   `postgres://` URL, or that holds a NUL (libpq reads C strings).
+  ///   `postgres://` URL libpq accepts, or that holds a NUL (libpq reads C strings). The
+  ///   message never repeats the text.
   public init(_ text: String) throws(HistoryError) {
     guard Self.isHistory(text) else {
       throw HistoryError(
-        .usage, "'\(text)' is not a PostgreSQL URL (postgresql://user@host:port/database)")
+        .usage, "not a PostgreSQL URL (expected postgresql://user@host:port/database)")
     }
     let bytes = Array(text.utf8)
     guard !bytes.contains(0) else {
       throw HistoryError(.usage, "the history URL holds a NUL byte")
     }
-    url = text
-    var found: [String] = []
-    redacted = Self.redact(bytes, passwords: &found)
-    passwords = found.filter { !$0.isEmpty }
+    // libpq takes the scheme in lower case only.
+    let schemeEnd = bytes.firstIndex(of: UInt8(ascii: ":")) ?? 0
+    let scheme = String(decoding: bytes[..<schemeEnd], as: UTF8.self).lowercased()
+    url = scheme + String(decoding: bytes[schemeEnd...], as: UTF8.self)
+    let raw = Self.rawSecrets(Array(url.utf8))
+    var errorText: UnsafeMutablePointer<CChar>?
+    guard let options = PQconninfoParse(url, &errorText) else {
+      let reason = errorText.map { String(cString: $0) } ?? "libpq could not read it"
+      if let errorText { PQfreemem(errorText) }
+      throw HistoryError(
+        .usage,
+        "the history URL is not one libpq reads: "
+          + Self.scrub(Self.unquoted(reason), of: raw))
+    }
+    defer { PQconninfoFree(options) }
+    var values: [(String, String)] = []
+    var option = options
+    while let keyword = option.pointee.keyword {
+      if let value = option.pointee.val {
+        values.append((String(cString: keyword), String(cString: value)))
+      }
+      option += 1
+    }
+    let secret = Set(["password", "sslpassword"])
+    let decoded = raw.map { Self.percentDecoded(ArraySlice($0.utf8)) }
+    var seen: Set<String> = []
+    passwords = (values.filter { secret.contains($0.0) }.map(\.1) + raw + decoded)
+      .filter { !$0.isEmpty && seen.insert($0).inserted }
+    redacted = Self.display(scheme: scheme, values, secret: secret)
+    self.options = Dictionary(values, uniquingKeysWith: { $1 })
   }
 
-  /// Replaces with `***` the password of the user part (between the first `:` of the
-  /// authority's user info and its last `@`) and the value of each `password` query
-  /// parameter (its name compared after percent-decoding). Works on UTF-8 bytes, so no
-  /// combining mark or grapheme cluster can hide a delimiter.
-  private static func redact(_ bytes: [UInt8], passwords: inout [String]) -> String {
+  /// The connection options libpq read from the URL (keyword to value; passwords among them).
+  let options: [String: String]
+
+  /// The URL as libpq read it, passwords as `***`: `scheme://user:***@host:port/db?k=v`.
+  private static func display(scheme: String, _ values: [(String, String)], secret: Set<String>)
+    -> String
+  {
+    let value = Dictionary(values, uniquingKeysWith: { $1 })
+    var text = scheme + "://"
+    let hasPassword = value["password"] != nil
+    if let user = value["user"] { text += user }
+    if hasPassword { text += ":***" }
+    if value["user"] != nil || hasPassword { text += "@" }
+    text += value["host"] ?? value["hostaddr"] ?? ""
+    if let port = value["port"] { text += ":" + port }
+    text += "/" + (value["dbname"] ?? "")
+    let shown = ["user", "password", "host", "hostaddr", "port", "dbname"]
+    let rest = values.filter { !shown.contains($0.0) }
+      .map { secret.contains($0.0) ? "\($0.0)=***" : "\($0.0)=\($0.1)" }
+    return rest.isEmpty ? text : text + "?" + rest.joined(separator: "&")
+  }
+
+  /// What in `bytes` (the URL as given) may be a password before libpq decodes it: the user
+  /// part's after its first `:` up to the first and up to the last `@`, and each raw value of
+  /// a query parameter whose decoded name is `password` or `sslpassword`. libpq's messages
+  /// quote tokens as given, so these are scrubbed as well as the decoded passwords.
+  private static func rawSecrets(_ bytes: [UInt8]) -> [String] {
     let colon = UInt8(ascii: ":")
     let at = UInt8(ascii: "@")
     let slash = UInt8(ascii: "/")
     let question = UInt8(ascii: "?")
-    let ampersand = UInt8(ascii: "&")
-    let equals = UInt8(ascii: "=")
-    var output: [UInt8] = []
-    guard let schemeEnd = firstIndex(of: [colon, slash, slash], in: bytes) else {
-      return String(decoding: bytes, as: UTF8.self)
+    var found: [String] = []
+    guard let schemeColon = bytes.firstIndex(of: colon), schemeColon + 3 <= bytes.count else {
+      return []
     }
-    let authorityStart = schemeEnd + 3
-    let authorityEnd =
-      bytes[authorityStart...].firstIndex { $0 == slash || $0 == question } ?? bytes.endIndex
-    output += bytes[..<authorityStart]
-    let authority = bytes[authorityStart..<authorityEnd]
-    if let lastAt = authority.lastIndex(of: at) {
-      let userInfo = authority[authority.startIndex..<lastAt]
-      if let firstColon = userInfo.firstIndex(of: colon) {
-        output += userInfo[userInfo.startIndex...firstColon]
-        output += Array("***".utf8)
-        passwords.append(percentDecoded(userInfo[(firstColon + 1)...]))
-      } else {
-        output += userInfo
-      }
-      output += authority[lastAt...]
-    } else {
-      output += authority
-    }
-    guard authorityEnd < bytes.endIndex else { return String(decoding: output, as: UTF8.self) }
-    let rest = bytes[authorityEnd...]
-    guard let queryStart = rest.firstIndex(of: question) else {
-      output += rest
-      return String(decoding: output, as: UTF8.self)
-    }
-    output += rest[...queryStart]
-    let parameters = rest[(queryStart + 1)...].split(
-      separator: ampersand, omittingEmptySubsequences: false)
-    for (index, parameter) in parameters.enumerated() {
-      if index > 0 { output.append(ampersand) }
-      let equal = parameter.firstIndex(of: equals)
-      let name = percentDecoded(parameter[parameter.startIndex..<(equal ?? parameter.endIndex)])
-      if let equal, name.lowercased() == "password" {
-        output += parameter[...equal]
-        output += Array("***".utf8)
-        passwords.append(percentDecoded(parameter[(equal + 1)...]))
-      } else {
-        output += parameter
+    let authority = bytes[(schemeColon + 3)...]
+    let authorityEnd = authority.firstIndex { $0 == slash || $0 == question } ?? bytes.endIndex
+    let hostPart = bytes[(schemeColon + 3)..<authorityEnd]
+    if let userColon = hostPart.firstIndex(of: colon) {
+      for end in [hostPart.firstIndex(of: at), hostPart.lastIndex(of: at)].compactMap({ $0 })
+      where end > userColon {
+        found.append(String(decoding: bytes[(userColon + 1)..<end], as: UTF8.self))
       }
     }
-    return String(decoding: output, as: UTF8.self)
+    if let query = bytes[authorityEnd...].firstIndex(of: question) {
+      for parameter in bytes[(query + 1)...].split(separator: UInt8(ascii: "&")) {
+        guard let equal = parameter.firstIndex(of: UInt8(ascii: "=")) else { continue }
+        let name = percentDecoded(parameter[parameter.startIndex..<equal]).lowercased()
+        if name == "password" || name == "sslpassword" {
+          found.append(String(decoding: parameter[(equal + 1)...], as: UTF8.self))
+        }
+      }
+    }
+    return found.filter { !$0.isEmpty }
   }
 
-  private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
-    guard bytes.count >= needle.count else { return nil }
-    for start in 0...(bytes.count - needle.count)
-    where bytes[start..<(start + needle.count)].elementsEqual(needle) {
-      return start
+  /// `message` with each double-quoted token replaced by `"…"`: libpq quotes the parts of a
+  /// URL it could not read, and one of them may be a password.
+  private static func unquoted(_ message: String) -> String {
+    var output = String.UnicodeScalarView()
+    var quoted = false
+    for scalar in message.unicodeScalars {
+      if scalar == "\"" {
+        if !quoted {
+          output.append(contentsOf: "\"…".unicodeScalars)
+        } else {
+          output.append(scalar)
+        }
+        quoted.toggle()
+      } else if !quoted {
+        output.append(scalar)
+      }
     }
-    return nil
+    return HistoryError.oneLine(String(output))
+  }
+
+  private static func scrub(_ message: String, of passwords: [String]) -> String {
+    var text = message
+    for password in passwords.sorted(by: { $0.utf8.count > $1.utf8.count }) {
+      text = text.replacingAll(password, with: "***")
+    }
+    return text
   }
 
   /// `%XX` escapes decoded (an escape that is not two hex digits is kept as it is).
@@ -132,14 +182,9 @@ public struct HistoryLocation: Equatable, Sendable {
     return String(decoding: decoded, as: UTF8.self)
   }
 
-  /// `message` with every password of this location replaced by `***`.
-  public func scrubbed(_ message: String) -> String {
-    var text = message
-    for password in passwords.sorted(by: { $0.utf8.count > $1.utf8.count }) {
-      text = text.replacingAll(password, with: "***")
-    }
-    return text
-  }
+  /// `message` with every password of this location (decoded, and as the URL spells it)
+  /// replaced by `***`, longest first.
+  public func scrubbed(_ message: String) -> String { Self.scrub(message, of: passwords) }
 }
 
 extension String {

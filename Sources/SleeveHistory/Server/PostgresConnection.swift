@@ -23,7 +23,7 @@ final class PostgresConnection {
     self.location = location
     var keywords = ["dbname", "fallback_application_name"]
     var values = [location.url, "sleeve"]
-    if getenv("PGCONNECT_TIMEOUT") == nil, !location.url.contains("connect_timeout") {
+    if getenv("PGCONNECT_TIMEOUT") == nil, location.options["connect_timeout"] == nil {
       keywords.append("connect_timeout")
       values.append("10")
     }
@@ -80,7 +80,9 @@ final class PostgresConnection {
       return .denied
     }
     if lowered.contains("database") && lowered.contains("does not exist") { return .notFound }
-    if lowered.contains("invalid") && (lowered.contains("uri") || lowered.contains("option")) {
+    // What the URL itself got wrong (an invalid port, sslmode or option value; a missing
+    // client certificate it names) is the command line's mistake.
+    if lowered.contains("invalid") || lowered.contains("unrecognized") {
       return .usage
     }
     return .unreachable

@@ -236,3 +236,42 @@ extension SummaryTables {
     return (Int8(code), summary)
   }
 }
+
+extension SummaryTables {
+  /// How session `session`'s summary state reads once its raw rows are pruned, as `prune`
+  /// would seal it at `unixNanoseconds`: what a shared history stores of a session it copies
+  /// from a file that still has them.
+  package struct PrunedSeal: Equatable, Sendable {
+    /// `session_summaries.raw_pruned_unix_ns`: the file's, else `unixNanoseconds`.
+    package let rawPrunedUnixNanoseconds: Int64
+    /// `summary_checksums.rows_digest`, checked against the rows first.
+    package let rowsDigest: Int64
+    /// `summary_checksums.checksum` over the pruned row.
+    package let checksum: Int64
+  }
+
+  /// Session `session`'s ``PrunedSeal``, its summary rows verified first; `nil` when it has
+  /// no summaries.
+  ///
+  /// - Throws: ``SummaryError/damaged(session:detail:)`` for summaries that do not read or do
+  ///   not match their checksums.
+  package static func prunedSeal(session: Int64, unixNanoseconds: Int64, connection: Connection)
+    throws -> PrunedSeal?
+  {
+    let row = try connection.prepare(
+      """
+      SELECT summarized_unix_ns, fires, outcomes, coalesce(raw_pruned_unix_ns, ?)
+      FROM session_summaries WHERE session_id = ?
+      """)
+    try row.bind(unixNanoseconds, at: 1)
+    try row.bind(session, at: 2)
+    guard try row.step() else { return nil }
+    let digest = try verifiedDigest(
+      session: session,
+      checks: SummaryChecksums.areKept(connection: connection) ? .checksums : .registrations,
+      connection: connection)
+    return PrunedSeal(
+      rawPrunedUnixNanoseconds: row.int64(at: 3), rowsDigest: digest,
+      checksum: SummaryChecksums.sessionChecksum(columnsFrom: 0, of: row, rowsDigest: digest))
+  }
+}
