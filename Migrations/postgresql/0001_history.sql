@@ -101,7 +101,7 @@ CREATE TABLE registrations (
   handler text NOT NULL,
   identifier text,
   flag_key text,
-  is_async bigint NOT NULL,
+  is_async smallint NOT NULL,
   anchor_type text,
   site text NOT NULL,
   registered_at_ns bigint NOT NULL,
@@ -116,26 +116,30 @@ CREATE TABLE registration_lifetimes (
   replaced_registration_id bigint
 );
 
+-- One row per handler and variant of every session: the history's largest table. Columns are
+-- ordered widest first so no byte is lost to alignment; the rarer outcome counts are integer
+-- and the variant (-1, 0, 1) and scale (at most 5) smallint, which a session's summary never
+-- exceeds (a count past 2^31 - 1 is refused by the server, 22003, never wrapped).
 CREATE TABLE outcome_summaries (
   registration_id bigint NOT NULL,
-  variant bigint NOT NULL,
   ok bigint NOT NULL,
   failed bigint NOT NULL,
-  owner_released bigint NOT NULL,
-  skipped bigint NOT NULL,
-  cancelled bigint NOT NULL,
-  recursion_limit bigint NOT NULL,
-  scale bigint NOT NULL,
   count bigint NOT NULL,
   min_ns bigint,
   max_ns bigint,
+  owner_released integer NOT NULL,
+  skipped integer NOT NULL,
+  cancelled integer NOT NULL,
+  recursion_limit integer NOT NULL,
+  variant smallint NOT NULL,
+  scale smallint NOT NULL,
   histogram bytea NOT NULL,
   PRIMARY KEY (registration_id, variant)
 );
 
 CREATE TABLE failure_summaries (
   registration_id bigint NOT NULL,
-  variant bigint NOT NULL,
+  variant smallint NOT NULL,
   error_type text NOT NULL,
   pattern text NOT NULL,
   count bigint NOT NULL,

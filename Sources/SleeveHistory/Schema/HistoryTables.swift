@@ -2,7 +2,7 @@
 /// between a Sleeve file (SQLite) and a history (PostgreSQL), with the same names on both
 /// sides (`Migrations/postgresql/0001_history.sql` mirrors `Migrations/*.sql`), and how each
 /// column's value is carried across. Publishing reads these columns from a pruned copy of the
-/// file; reading writes them into a temporary file. A test holds both schemas to this list.
+/// file; reading writes them into a temporary file. `HistorySchemaTests` holds both schemas to this list.
 enum HistoryTables {
   /// How a value is stored.
   enum ValueType: Equatable, Sendable {
