@@ -33,8 +33,7 @@ struct HistoryAnswerTests {
     let reference = directory.path("reference.sqlite")
     try await HistoryServer.mergedAndPruned([file], at: reference)
     let history = try await HistoryServer.fresh()
-    let published = try await HistoryServer.sleeve(["publish", "--db", file, "--to", history.url])
-    try #require(published.status == 0, "\(published.output)")
+    try await history.publish(file)
     var compared = 0
     for command in Self.commands {
       for format in Self.formats {
@@ -72,9 +71,7 @@ struct HistoryAnswerTests {
     let reference = directory.path("reference.sqlite")
     try await HistoryServer.mergedAndPruned([synthetic.fixture.path], at: reference)
     let history = try await HistoryServer.fresh()
-    let published = try await HistoryServer.sleeve(
-      ["publish", "--db", synthetic.fixture.path, "--to", history.url])
-    try #require(published.status == 0, "seed \(seed): \(published.output)")
+    try await history.publish(synthetic.fixture.path)
     for command in [
       ["diff", "--baseline", "branch=main", "--candidate", "branch=feature"],
       ["check", "--baseline", "branch=main,last=20", "--branch", "feature", "--last", "2"],
@@ -101,8 +98,7 @@ struct HistoryAnswerTests {
     let demo = try await HistoryServer.sleeve(["demo", "--db", pullRequest])
     try #require(demo.status == 0, "\(demo.output)")
     let history = try await HistoryServer.fresh()
-    let published = try await HistoryServer.sleeve(["publish", "--db", runs, "--to", history.url])
-    try #require(published.status == 0, "\(published.output)")
+    try await history.publish(runs)
     // One file holding both: the pull request's run (raw rows and all), then the history's
     // sessions merged and pruned.
     let pruned = directory.path("pruned.sqlite")

@@ -63,6 +63,51 @@ struct HistoryServer {
     try #require(pruned.status == 0, "\(pruned.output)")
   }
 
+  /// `sleeve publish` of `file` to this history, required to succeed.
+  func publish(_ file: String) async throws {
+    let published = try await Self.sleeve(["publish", "--db", file, "--to", url])
+    try #require(published.status == 0, "\(published.output)")
+  }
+
+  /// A psql process holding `table` in ACCESS EXCLUSIVE mode (for 200 s, or until killed),
+  /// returned once the lock is granted: a `sleeve` that reads or writes the table then waits
+  /// on it mid-command.
+  func holdLock(on table: String) async throws -> Process {
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: try #require(Proofs.executable("psql")))
+    holder.arguments = [
+      "-X", "-q", "-d", url, "-c",
+      "BEGIN; LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(200); COMMIT;",
+    ]
+    holder.standardOutput = FileHandle.nullDevice
+    holder.standardError = FileHandle.nullDevice
+    try holder.run()
+    try await waitUntil("the lock on \(table) was never granted") {
+      try count(
+        "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+          + "WHERE c.relname = '\(table)' AND l.mode = 'AccessExclusiveLock' AND l.granted") > 0
+    }
+    return holder
+  }
+
+  /// Returns once a `sleeve` connection waits on a lock.
+  func waitUntilSleeveWaits() async throws {
+    try await waitUntil("no sleeve connection ever waited on the lock") {
+      try count(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+          + "AND application_name = 'sleeve'") > 0
+    }
+  }
+
+  /// Polls `condition` every 20 ms, at most `WaitBounds.hang`.
+  private func waitUntil(_ failure: String, _ condition: () throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + WaitBounds.hang
+    while try !condition() {
+      try #require(ContinuousClock.now < deadline, "\(failure)")
+      try await Task.sleep(for: .milliseconds(20))
+    }
+  }
+
   /// Runs `sql` in this test's database as the administrator (psql, tuples only).
   @discardableResult
   func psql(_ sql: String) throws -> String { try server.psql(sql, database: database) }

@@ -172,8 +172,7 @@ struct HistoryServerTests {
     let old = directory.path("old.sqlite")
     try await HistoryServer.demoHistory(at: old)
     let history = try await HistoryServer.fresh()
-    let published = try await HistoryServer.sleeve(["publish", "--db", old, "--to", history.url])
-    try #require(published.status == 0, "\(published.output)")
+    try await history.publish(old)
     // The demo's sessions ended an hour ago at most; a day old, none is.
     let none = try await HistoryServer.sleeve(["prune", "--db", history.url, "--older-than", "1d"])
     #expect(none.status == 0, "\(none.output)")
@@ -190,8 +189,7 @@ struct HistoryServerTests {
     let newer = directory.path("newer.sqlite")
     let demo = try await HistoryServer.sleeve(["demo", "--db", newer])
     try #require(demo.status == 0, "\(demo.output)")
-    let second = try await HistoryServer.sleeve(["publish", "--db", newer, "--to", history.url])
-    try #require(second.status == 0, "\(second.output)")
+    try await history.publish(newer)
     let pruned = try await HistoryServer.sleeve(
       ["prune", "--db", history.url, "--older-than", cutoff])
     #expect(pruned.status == 0, "\(pruned.output)")
@@ -220,20 +218,11 @@ struct HistoryServerTests {
     let file = directory.path("runs.sqlite")
     try await HistoryServer.demoHistory(at: file)
     let history = try await HistoryServer.fresh()
-    let published = try await HistoryServer.sleeve(["publish", "--db", file, "--to", history.url])
-    try #require(published.status == 0, "\(published.output)")
+    try await history.publish(file)
     let scratch = directory.path("tmp")
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     // A lock the reader waits on while it copies the heads: it is then interrupted mid-copy.
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: try #require(Proofs.executable("psql")))
-    holder.arguments = [
-      "-X", "-q", "-d", history.url, "-c",
-      "BEGIN; LOCK TABLE summary_checksums IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(200); COMMIT;",
-    ]
-    holder.standardOutput = FileHandle.nullDevice
-    holder.standardError = FileHandle.nullDevice
-    try holder.run()
+    let holder = try await history.holdLock(on: "summary_checksums")
     defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
     let reader = Process()
     reader.executableURL = URL(fileURLWithPath: ChildProcess.sleeveBinary)
@@ -244,14 +233,7 @@ struct HistoryServerTests {
     reader.standardOutput = FileHandle.nullDevice
     reader.standardError = FileHandle.nullDevice
     try reader.run()
-    let deadline = ContinuousClock.now + WaitBounds.hang
-    while try history.count(
-      "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-        + "AND application_name = 'sleeve'") == 0
-    {
-      try #require(ContinuousClock.now < deadline, "the reader never waited on the lock")
-      try await Task.sleep(for: .milliseconds(20))
-    }
+    try await history.waitUntilSleeveWaits()
     let copies = try FileManager.default.contentsOfDirectory(atPath: scratch)
     #expect(!copies.isEmpty, "the reader made no scratch copy to clean up")
     kill(reader.processIdentifier, SIGTERM)
@@ -316,34 +298,10 @@ struct HistoryServerTests {
     let history = try await HistoryServer.fresh(on: server)
     // A lock the publisher waits on inside its first session's transaction: the server then
     // stops while that transaction is open.
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: try #require(Proofs.executable("psql")))
-    holder.arguments = [
-      "-X", "-q", "-d", history.url, "-c",
-      "BEGIN; LOCK TABLE session_context IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(200); COMMIT;",
-    ]
-    holder.standardOutput = FileHandle.nullDevice
-    holder.standardError = FileHandle.nullDevice
-    try holder.run()
+    let holder = try await history.holdLock(on: "session_context")
     defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-    let held = ContinuousClock.now + WaitBounds.hang
-    while try history.count(
-      "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
-        + "WHERE c.relname = 'session_context' AND l.mode = 'AccessExclusiveLock' AND l.granted")
-      == 0
-    {
-      try #require(ContinuousClock.now < held, "the lock was never taken")
-      try await Task.sleep(for: .milliseconds(20))
-    }
     async let publish = HistoryServer.sleeve(["publish", "--db", file, "--to", history.url])
-    let deadline = ContinuousClock.now + WaitBounds.hang
-    while try history.count(
-      "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-        + "AND application_name = 'sleeve'") == 0
-    {
-      try #require(ContinuousClock.now < deadline, "the publisher never waited on the lock")
-      try await Task.sleep(for: .milliseconds(20))
-    }
+    try await history.waitUntilSleeveWaits()
     try server.pause()
     let stopped = try await publish
     #expect(stopped.status == 69, "\(stopped.output)")

@@ -125,11 +125,8 @@ public final class HistoryReader {
           + "ORDER BY t.\(key)", [.integers(sessions)])
     case .rowRange:
       return try connection.execute(
-        """
-        SELECT \(columns) FROM unnest($1::bigint[]) AS s(id)
-        JOIN \(table.name) t ON t.\(key) BETWEEN s.id << 32 AND (s.id << 32) | 4294967295
-        ORDER BY t.\(key)
-        """, [.integers(sessions)])
+        "SELECT \(columns) FROM \(HistoryTables.rowsOfSessions(table, parameter: 1)) "
+          + "ORDER BY t.\(key)", [.integers(sessions)])
     }
   }
 

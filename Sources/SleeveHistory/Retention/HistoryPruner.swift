@@ -69,10 +69,8 @@ public final class HistoryPruner {
             "DELETE FROM \(table.name) WHERE \(column) = ANY($1::bigint[])", [.integers(ids)])
         case .rowRange(let column):
           try connection.execute(
-            """
-            DELETE FROM \(table.name) t USING unnest($1::bigint[]) AS s(id)
-            WHERE t.\(column) BETWEEN s.id << 32 AND (s.id << 32) | 4294967295
-            """, [.integers(ids)])
+            "DELETE FROM \(table.name) WHERE \(column) IN (SELECT t.\(column) FROM "
+              + "\(HistoryTables.rowsOfSessions(table, parameter: 1)))", [.integers(ids)])
         }
       }
       try connection.execute(

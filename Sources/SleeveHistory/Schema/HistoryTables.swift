@@ -55,6 +55,20 @@ enum HistoryTables {
     var columnList: String { columns.map(\.name).joined(separator: ", ") }
   }
 
+  /// SQL for a `FROM` clause: the rows of `table` (a ``Key/rowRange`` table, aliased `t`)
+  /// whose row ids belong to the sessions of the `bigint[]` parameter `$parameter`, each
+  /// session read by one range scan of the key's index. `OFFSET 0` keeps the planner from
+  /// flattening the per-session scan into one join filtered row by row (a scan of the whole
+  /// table: 310 ms against 1.3 ms for 20 sessions of a 2,500-session history).
+  static func rowsOfSessions(_ table: Table, parameter: Int) -> String {
+    let key = table.key.column
+    return """
+      unnest($\(parameter)::bigint[]) AS s(id) CROSS JOIN LATERAL (
+        SELECT * FROM \(table.name) r
+        WHERE r.\(key) BETWEEN s.id << 32 AND (s.id << 32) | 4294967295 OFFSET 0) t
+      """
+  }
+
   /// The `sessions` columns both sides share; `id` is the history's own number.
   static let sessions = Table(
     name: "sessions", key: .session("id"),

@@ -43,6 +43,8 @@ final class PostgresConnection {
       try execute("SET statement_timeout = '60s'")
       try execute("SET lock_timeout = '30s'")
       try execute("SET client_min_messages = warning")
+      // Every statement here is short: compiling it costs more than it saves (18 ms seen).
+      try execute("SET jit = off")
     } catch {
       PQfinish(connection)
       throw error
