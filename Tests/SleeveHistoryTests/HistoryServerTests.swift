@@ -242,6 +242,50 @@ struct HistoryServerTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == [])
   }
 
+  @Test("a server that stops answering mid-statement ends the command at its deadline (69)")
+  func silentServerIsBounded() async throws {
+    let directory = TemporaryDirectory()
+    let file = directory.path("runs.sqlite")
+    try await HistoryServer.demoHistory(at: file)
+    let history = try await HistoryServer.fresh()
+    try await history.publish(file)
+    // The reader waits on a lock in its server process; that process is then stopped, so the
+    // lock's release never reaches the reader and no answer ever comes.
+    let holder = try await history.holdLock(on: "summary_checksums")
+    defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+    let reader = Process()
+    reader.executableURL = URL(fileURLWithPath: ChildProcess.sleeveBinary)
+    reader.arguments = ["sessions", "--db", history.url]
+    var environment = ProcessInfo.processInfo.environment
+    environment["SLEEVE_HISTORY_TIMEOUT"] = "3"
+    reader.environment = environment
+    let pipe = Pipe()
+    reader.standardOutput = FileHandle.nullDevice
+    reader.standardError = pipe
+    try reader.run()
+    try await history.waitUntilSleeveWaits()
+    let backend = try #require(
+      Int32(
+        try history.psql(
+          "SELECT pid FROM pg_stat_activity WHERE application_name = 'sleeve' "
+            + "AND wait_event_type = 'Lock' LIMIT 1"
+        ).trimmingCharacters(in: .whitespacesAndNewlines)))
+    // The server process runs as another user; `kill` as root reaches it (the tests run as
+    // root where the server runs as `postgres`).
+    try #require(kill(backend, SIGSTOP) == 0, "cannot stop the server process \(backend)")
+    defer { kill(backend, SIGCONT) }
+    kill(holder.processIdentifier, SIGKILL)
+    let deadline = ContinuousClock.now + WaitBounds.hang
+    while reader.isRunning, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    if reader.isRunning { kill(reader.processIdentifier, SIGKILL) }
+    reader.waitForExit()
+    let message = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(reader.terminationStatus == 69, "\(message)")
+    #expect(message.contains("no answer within 3 s"), "\(message)")
+  }
+
   @Test("the documented roles: a reader cannot publish, a publisher cannot delete (77)")
   func roles() async throws {
     let directory = TemporaryDirectory()

@@ -11,7 +11,10 @@ import CPostgres
 /// `PGCONNECT_TIMEOUT` says otherwise), a statement after `statement_timeout` (60 s) and a
 /// lock wait after `lock_timeout` (30 s), each then a ``HistoryError`` of its kind.
 final class PostgresConnection {
-  private let handle: OpaquePointer
+  let handle: OpaquePointer
+  /// Set when a deadline passed (``answerTimeout``): the connection's state is unknown, so it
+  /// is never used again.
+  var abandoned = false
   /// Where it is connected (messages name it redacted).
   let location: HistoryLocation
 
@@ -39,6 +42,12 @@ final class PostgresConnection {
         location.scrubbed("\(location.redacted): \(message)"))
     }
     handle = connection
+    // Non-blocking, so no send can wait past a deadline either (see PostgresConnection+Deadline).
+    guard PQsetnonblocking(connection, 1) == 0 else {
+      PQfinish(connection)
+      throw HistoryError(
+        .failed, "\(location.redacted): libpq could not make the connection non-blocking")
+    }
     do {
       try execute("SET statement_timeout = '60s'")
       try execute("SET lock_timeout = '30s'")
@@ -121,17 +130,57 @@ final class PostgresConnection {
       lengths.append(Int32(wire.bytes.count))
       formats.append(wire.isBinary ? 1 : 0)
     }
-    let result = buffers.map { UnsafePointer($0) }.withUnsafeBufferPointer { values in
-      PQexecParams(
+    try usable(sql: sql)
+    let deadline = answerDeadline
+    let sent = buffers.map { UnsafePointer($0) }.withUnsafeBufferPointer { values in
+      PQsendQueryParams(
         handle, sql, Int32(parameters.count), nil, values.baseAddress, lengths, formats, 0)
     }
-    return try checked(result, sql: sql)
+    guard sent == 1 else { throw failure(nil, sql: sql) }
+    return try collect(sql: sql, deadline: deadline)
   }
 
   /// Runs `sql`, several statements separated by semicolons, with no parameters (a
   /// migration's script).
   func executeScript(_ sql: String) throws(HistoryError) {
-    try checked(PQexec(handle, sql), sql: sql)
+    try usable(sql: sql)
+    let deadline = answerDeadline
+    guard PQsendQuery(handle, sql) == 1 else { throw failure(nil, sql: sql) }
+    try collect(sql: sql, deadline: deadline)
+  }
+
+  /// Refuses a connection given up after a deadline.
+  private func usable(sql: String) throws(HistoryError) {
+    guard !abandoned else {
+      throw HistoryError(
+        .unreachable, "\(location.redacted): the connection was given up (no answer in time)")
+    }
+  }
+
+  /// Sends what is queued and reads every result of the statement (or script) sent: the
+  /// first failure, else the last result.
+  @discardableResult
+  private func collect(sql: String, deadline: ContinuousClock.Instant) throws(HistoryError)
+    -> PostgresResult
+  {
+    try flush(until: deadline, sql: sql)
+    var last: OpaquePointer?
+    var firstFailure: HistoryError?
+    while let result = try nextResult(until: deadline, sql: sql) {
+      switch PQresultStatus(result) {
+      case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+        if let last { PQclear(last) }
+        last = result
+      default:
+        firstFailure = firstFailure ?? failure(result, sql: sql)
+        PQclear(result)
+      }
+    }
+    if let firstFailure {
+      if let last { PQclear(last) }
+      throw firstFailure
+    }
+    return try checked(last, sql: sql)
   }
 
   /// Streams `data` (COPY's text format: tab-separated columns, `\N` for NULL, one row per
@@ -140,36 +189,37 @@ final class PostgresConnection {
   func copy(into table: String, columns: [String], data: [UInt8]) throws(HistoryError) {
     guard !data.isEmpty else { return }
     let sql = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN"
-    let started = PQexec(handle, sql)
+    try usable(sql: sql)
+    let deadline = answerDeadline
+    guard PQsendQuery(handle, sql) == 1 else { throw failure(nil, sql: sql) }
+    try flush(until: deadline, sql: sql)
+    let started = try nextResult(until: deadline, sql: sql)
     guard let started, PQresultStatus(started) == PGRES_COPY_IN else {
       try checked(started, sql: sql)
       throw HistoryError(.failed, "\(location.redacted): COPY into \(table) did not start")
     }
     PQclear(started)
     var offset = 0
-    let chunk = 1 << 20
+    let chunk = 1 << 16
     while offset < data.count {
       let end = min(offset + chunk, data.count)
       let sent = data[offset..<end].withUnsafeBytes { raw in
         PQputCopyData(
           handle, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(end - offset))
       }
-      guard sent == 1 else { break }
-      offset = end
-    }
-    _ = PQputCopyEnd(handle, nil)
-    var firstFailure: HistoryError?
-    while let result = PQgetResult(handle) {
-      do {
-        try checked(result, sql: sql)
-      } catch {
-        firstFailure = firstFailure ?? error
+      switch sent {
+      case 1: offset = end
+      case 0: try waitForSocket(writing: true, until: deadline, sql: sql)
+      default: throw failure(nil, sql: sql)
       }
     }
-    if let firstFailure { throw firstFailure }
-    guard offset == data.count else {
-      throw failure(nil, sql: sql)
+    while true {
+      let ended = PQputCopyEnd(handle, nil)
+      if ended == 1 { break }
+      guard ended == 0 else { throw failure(nil, sql: sql) }
+      try waitForSocket(writing: true, until: deadline, sql: sql)
     }
+    try collect(sql: sql, deadline: deadline)
   }
 
   /// Runs `body` in a transaction, committed when it returns and rolled back when it throws.
@@ -180,17 +230,17 @@ final class PostgresConnection {
       try execute("COMMIT")
       return result
     } catch {
-      if PQstatus(handle) == CONNECTION_OK { _ = try? execute("ROLLBACK") }
+      if isConnected { _ = try? execute("ROLLBACK") }
       throw error
     }
   }
 
   /// Whether the connection is still up.
-  var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+  var isConnected: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }
 
   /// `result` when it succeeded (freed result when it throws).
   @discardableResult
-  private func checked(_ result: OpaquePointer?, sql: String) throws(HistoryError)
+  func checked(_ result: OpaquePointer?, sql: String) throws(HistoryError)
     -> PostgresResult
   {
     guard let result else { throw failure(nil, sql: sql) }
@@ -204,7 +254,7 @@ final class PostgresConnection {
     }
   }
 
-  private func failure(_ result: OpaquePointer?, sql: String) -> HistoryError {
+  func failure(_ result: OpaquePointer?, sql: String) -> HistoryError {
     var state: String?
     var text: String
     if let result {
