@@ -96,27 +96,32 @@ struct HistoryErrorTests {
 }
 
 /// `COPY … FROM STDIN` text rows: no value can end a column, a row or the stream early.
-@Suite("COPY rows")
-struct CopyRowsTests {
-  @Test("Separators and backslashes in text are escaped; NULL, doubles and bytes encode")
+@Suite("Array parameters")
+struct PostgresArrayTests {
+  @Test("Quotes and backslashes in text are escaped; NULL, doubles and bytes encode")
   func encodes() throws {
-    var rows = CopyRows()
-    try rows.append("a\tb\nc\\d\re")
-    rows.append(Int64.min)
-    rows.appendNull()
-    rows.append(Double.nan)
-    rows.append(-Double.infinity)
-    rows.append(0.1)
-    rows.append(bytes: [0x00, 0xAB])
-    rows.endRow()
-    let text = String(decoding: rows.data, as: UTF8.self)
-    #expect(
-      text == "a\\tb\\nc\\\\d\\re\t-9223372036854775808\t\\N\tNaN\t-Infinity\t0.1\t\\\\x00ab\n")
+    var texts = PostgresArray(of: .text)
+    try texts.append("a\"b\\c,d}{")
+    texts.appendNull()
+    try texts.append("NULL")
+    #expect(texts.literal == .text(#"{"a\"b\\c,d}{",NULL,"NULL"}"#))
+    #expect(texts.type == "text")
+    var numbers = PostgresArray(of: .real)
+    numbers.append(1.5)
+    numbers.append(Double.nan)
+    numbers.append(-Double.infinity)
+    #expect(numbers.literal == .text("{1.5,NaN,-Infinity}"))
+    var blobs = PostgresArray(of: .blob)
+    blobs.append(bytes: [0x0A, 0xFF])
+    #expect(blobs.literal == .text(#"{"\\x0aff"}"#))
+    var integers = PostgresArray(of: .integer)
+    integers.append(Int64.min)
+    #expect(integers.literal == .text("{-9223372036854775808}"))
   }
 
   @Test("Text holding NUL is refused")
   func refusesNUL() {
-    var rows = CopyRows()
-    #expect(throws: CopyRows.NULInText.self) { try rows.append("a\u{0}b") }
+    var texts = PostgresArray(of: .text)
+    #expect(throws: PostgresArray.NULInText.self) { try texts.append("a\u{0}b") }
   }
 }

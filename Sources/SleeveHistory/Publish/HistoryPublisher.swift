@@ -39,6 +39,8 @@ public final class HistoryPublisher {
   }
 
   private let connection: PostgresConnection
+  /// The digests the history held, when this publish began, for the sessions it publishes.
+  private var heldDigests: [String: Int64] = [:]
   /// How many times a session is tried again after a serialization failure, deadlock or
   /// lock timeout (75) before the publish gives up with that error.
   public static let retries = 4
@@ -68,7 +70,7 @@ public final class HistoryPublisher {
     // pruned copy would hold them (``SummaryTables/prunedSeal``); only ended sessions without
     // summaries (a file from before them) go through a scratch copy, summarized and pruned.
     let source = try SleeveDatabase.openForReading(path: file)
-    let ended = try Self.sessionsByUUID(source)
+    let (ended, spellings) = try Self.sessionsByUUID(source)
     let summarized = try SummaryTables.states(connection: source)
     let wanted = uuids.map { $0.lowercased() }
     let unsummarized = wanted.compactMap { ended[$0] }.filter { summarized[$0] == nil }
@@ -78,13 +80,14 @@ public final class HistoryPublisher {
       let scratch = try ScratchDatabase(purpose: "publish")
       let pruned = try SleeveDatabase.openForWriting(path: scratch.path)
       _ = try SessionMerger(target: pruned).merge(path: file, includeUnterminated: false)
-      let ids = try Self.sessionsByUUID(pruned)
+      let ids = try Self.sessionsByUUID(pruned).ids
       let plan = try RawRowPruner.plan(
         sessions: Array(ids.values), policy: .keepLast(0), connection: pruned)
       _ = try RawRowPruner.execute(
         plan, connection: pruned, reclaimSpace: false, unixNanoseconds: unixNanoseconds)
       copy = (scratch, pruned, ids)
     }
+    heldDigests = try heldDigests(of: wanted.compactMap { spellings[$0] })
     var report = Report()
     for (index, uuid) in uuids.enumerated() {
       defer { progress(index + 1) }
@@ -107,13 +110,21 @@ public final class HistoryPublisher {
     return report
   }
 
-  /// The ended sessions of the scratch file, by lowercased UUID.
-  private static func sessionsByUUID(_ connection: Connection) throws -> [String: Int64] {
+  /// The ended sessions of a file: their numbers, and their UUIDs as the file spells them, by
+  /// lowercased UUID.
+  private static func sessionsByUUID(_ connection: Connection) throws
+    -> (ids: [String: Int64], spellings: [String: String])
+  {
     let rows = try connection.prepare(
       "SELECT id, uuid FROM sessions WHERE status = \(RecordCodes.SessionStatus.ended.sqlLiteral)")
     var ids: [String: Int64] = [:]
-    while try rows.step() { ids[(rows.text(at: 1) ?? "").lowercased()] = rows.int64(at: 0) }
-    return ids
+    var spellings: [String: String] = [:]
+    while try rows.step() {
+      let uuid = rows.text(at: 1) ?? ""
+      ids[uuid.lowercased()] = rows.int64(at: 0)
+      spellings[uuid.lowercased()] = uuid
+    }
+    return (ids, spellings)
   }
 
   private enum Outcome {
@@ -148,63 +159,62 @@ public final class HistoryPublisher {
     guard !values.contains(where: \.holdsNUL) else {
       return .refused(SourceRows.nulReason("sessions"))
     }
-    do {
-      return try sendInTransaction(
-        session: session, from: file, now: now, values: values, uuid: uuid, seal: seal)
-    } catch let refused as Refused {
-      return .refused(refused.reason)
-    }
+    return try send(
+      session: session, from: file, now: now, values: values, uuid: uuid, seal: seal)
   }
 
-  private func sendInTransaction(
+  /// Sends the session in one statement (``SessionInsert``): one round trip, one transaction.
+  private func send(
     session: Int64, from file: Connection, now: Int64, values: [PostgresValue],
     uuid: SourceValue, seal: SummaryTables.PrunedSeal
   ) throws -> Outcome {
     let contentDigest = seal.rowsDigest
-    // The summary state as a pruned file holds it.
-    let overrides: [String: [String: SourceValue]] = [
-      "session_summaries": ["raw_pruned_unix_ns": .integer(seal.rawPrunedUnixNanoseconds)],
-      "summary_checksums": ["checksum": .integer(seal.checksum)],
-    ]
-    return try connection.transaction { () throws -> Outcome in
-      // Looked up first: an insert that meets the unique index still spends a session number.
-      if let outcome = try held(uuid: uuid, contentDigest: contentDigest) { return outcome }
-      let columns =
-        HistoryTables.sessions.columns.dropFirst().map(\.name)
-        + ["content_digest", "published_unix_ns"]
-      let placeholders = (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
-      let inserted = try connection.execute(
-        """
-        INSERT INTO sessions (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
-        ON CONFLICT (uuid) DO NOTHING RETURNING id
-        """, values + [.integer(contentDigest), .integer(now)])
-      guard inserted.count == 1, let historyID = inserted.integer(0, 0) else {
-        // A concurrent publisher of the same UUID committed first.
-        return try held(uuid: uuid, contentDigest: contentDigest)
-          ?? .refused("the history's copy of this session could not be read back")
-      }
-      for table in HistoryTables.heads + HistoryTables.bodies {
-        do {
-          let data = try SourceRows.copyData(
-            table, session: session, from: file, historySession: historyID,
-            overrides: overrides[table.name] ?? [:])
-          try connection.copy(into: table.name, columns: table.columns.map(\.name), data: data)
-        } catch is CopyRows.NULInText {
-          throw Refused(reason: SourceRows.nulReason(table.name))
-        }
-      }
-      do {
-        let events = try SourceRows.flagEventData(
-          session: session, from: file, historySession: historyID)
-        try connection.copy(
-          into: "flag_events",
-          columns: ["session_id", "position"] + HistoryTables.flagEventColumns.map(\.name)
-            + ["basis_points"], data: events)
-      } catch is CopyRows.NULInText {
-        throw Refused(reason: SourceRows.nulReason("flag_events"))
-      }
-      return .published
+    // Looked up first (for the whole publish at once): an insert that meets the unique index
+    // still spends a session number.
+    if case .text(let text) = uuid, let digest = heldDigests[text] {
+      return Self.outcome(heldDigest: digest, contentDigest: contentDigest)
     }
+    let insert: SessionInsert
+    do {
+      insert = try SessionInsert(
+        session: session, from: file, sessionValues: values,
+        extra: [("content_digest", .integer(contentDigest)), ("published_unix_ns", .integer(now))],
+        // The summary state as a pruned file holds it.
+        overrides: [
+          "session_summaries": ["raw_pruned_unix_ns": .integer(seal.rawPrunedUnixNanoseconds)],
+          "summary_checksums": ["checksum": .integer(seal.checksum)],
+        ])
+    } catch let refusal as SessionInsert.Refusal {
+      return .refused(refusal.reason)
+    }
+    let inserted = try connection.execute(insert.sql, insert.parameters)
+    guard inserted.count == 1 else {
+      // A concurrent publisher of the same UUID committed first.
+      return try held(uuid: uuid, contentDigest: contentDigest)
+        ?? .refused("the history's copy of this session could not be read back")
+    }
+    return .published
+  }
+
+  /// The digests the history holds for `uuids` (as the file spells them), in one query.
+  private func heldDigests(of uuids: [String]) throws(HistoryError) -> [String: Int64] {
+    var array = PostgresArray(of: .text)
+    for uuid in uuids { try? array.append(uuid) }  // a UUID holding NUL matches nothing
+    let rows = try connection.execute(
+      "SELECT uuid, content_digest FROM sessions WHERE uuid = ANY($1::text[])", [array.literal])
+    var digests: [String: Int64] = [:]
+    for row in 0..<rows.count {
+      if let uuid = rows.text(row, 0), let digest = rows.integer(row, 1) { digests[uuid] = digest }
+    }
+    return digests
+  }
+
+  private static func outcome(heldDigest: Int64, contentDigest: Int64) -> Outcome {
+    heldDigest == contentDigest
+      ? .alreadyPresent
+      : .refused(
+        "the history holds this session with other summaries (it changed after it was "
+          + "published); it is not written over")
   }
 
   /// What publishing `uuid` amounts to when the history holds it already: nothing to send
@@ -212,17 +222,10 @@ public final class HistoryPublisher {
   private func held(uuid: SourceValue, contentDigest: Int64) throws(HistoryError) -> Outcome? {
     let held = try connection.execute(
       "SELECT content_digest FROM sessions WHERE uuid = $1", [uuid.postgresValue])
-    guard held.count == 1 else { return nil }
-    if held.integer(0, 0) == contentDigest { return .alreadyPresent }
-    return .refused(
-      "the history holds this session with other summaries (it changed after it was "
-        + "published); it is not written over")
+    guard held.count == 1, let digest = held.integer(0, 0) else { return nil }
+    return Self.outcome(heldDigest: digest, contentDigest: contentDigest)
   }
 
-  /// A session refused inside its transaction (rolled back).
-  private struct Refused: Error {
-    let reason: String
-  }
 }
 
 #if canImport(Glibc)

@@ -96,45 +96,23 @@ enum SourceRows {
       detail: "\(table).\(column.name) holds a value that is not \(column.type)")
   }
 
-  /// `table`'s rows of `session` in COPY's text format, their session ids and row ids moved
-  /// to `historySession`, and the columns named in `overrides` holding those values.
-  ///
-  /// - Throws: ``CopyRows/NULInText`` for text holding NUL.
-  static func copyData(
-    _ table: HistoryTables.Table, session: Int64, from file: Connection, historySession: Int64,
+  /// `table`'s rows of `session`, the columns named in `overrides` holding those values.
+  static func rows(
+    _ table: HistoryTables.Table, session: Int64, from file: Connection,
     overrides: [String: SourceValue] = [:]
-  ) throws -> [UInt8] {
-    var rows = CopyRows()
+  ) throws -> [[SourceValue]] {
+    var rows: [[SourceValue]] = []
     try forEachRow(table, session: session, from: file) { row in
-      for (column, value) in zip(table.columns, row) {
-        try append(
-          overrides[column.name] ?? value, as: column, to: &rows, historySession: historySession)
-      }
-      rows.endRow()
+      rows.append(
+        overrides.isEmpty
+          ? row : zip(table.columns, row).map { overrides[$0.name] ?? $1 })
     }
-    return rows.data
-  }
-
-  private static func append(
-    _ value: SourceValue, as column: HistoryTables.Column, to rows: inout CopyRows,
-    historySession: Int64
-  ) throws {
-    switch (column.role, value) {
-    case (_, .null): rows.appendNull()
-    case (.session, _): rows.append(historySession)
-    case (.rowID, .integer(let id)): rows.append(HistoryTables.rebased(id, onto: historySession))
-    case (_, .integer(let integer)): rows.append(integer)
-    case (_, .real(let real)): rows.append(real)
-    case (_, .text(let text)): try rows.append(text)
-    case (_, .blob(let bytes)): rows.append(bytes: bytes)
-    }
+    return rows
   }
 
   /// The session's flag changes in the file's order, numbered from 1, each with the rollout
-  /// share it set.
-  static func flagEventData(session: Int64, from file: Connection, historySession: Int64) throws
-    -> [UInt8]
-  {
+  /// share it set: rows of ``HistoryTables/flagEvents``.
+  static func flagEventRows(session: Int64, from file: Connection) throws -> [[SourceValue]] {
     let columns = HistoryTables.flagEventColumns
     let statement = try file.prepare(
       """
@@ -143,20 +121,16 @@ enum SourceRows {
       WHERE e.session_id = ? ORDER BY e.id
       """)
     try statement.bind(session, at: 1)
-    var rows = CopyRows()
-    var position: Int64 = 0
+    var rows: [[SourceValue]] = []
     let withShare = columns + [HistoryTables.Column("basis_points", .integer, nullable: true)]
     while try statement.step() {
-      position += 1
-      rows.append(historySession)
-      rows.append(position)
+      var row: [SourceValue] = [.integer(session), .integer(Int64(rows.count + 1))]
       for (index, column) in withShare.enumerated() {
-        let value = try value(of: column, at: Int32(index), in: statement, table: "flag_events")
-        try append(value, as: column, to: &rows, historySession: historySession)
+        row.append(try value(of: column, at: Int32(index), in: statement, table: "flag_events"))
       }
-      rows.endRow()
+      rows.append(row)
     }
-    return rows.data
+    return rows
   }
 
   /// Why a session holding NUL in `table`'s text is not sent.

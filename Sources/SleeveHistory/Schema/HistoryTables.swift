@@ -192,6 +192,13 @@ enum HistoryTables {
     Column("at_ns", .integer, nullable: true),
   ]
 
+  /// `flag_events` as the history holds it: the session, the change's position in it, the
+  /// change, and its rollout share.
+  static let flagEvents = Table(
+    name: "flag_events", key: .session("session_id"),
+    columns: [Column("session_id", .integer, .session), Column("position", .integer)]
+      + flagEventColumns + [Column("basis_points", .integer, nullable: true)])
+
   /// `id` rebased onto `session`: (session << 32) | (id & 0xFFFF_FFFF).
   static func rebased(_ id: Int64, onto session: Int64) -> Int64 {
     (session << 32) | (id & 0xFFFF_FFFF)

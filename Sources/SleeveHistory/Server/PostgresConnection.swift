@@ -4,8 +4,8 @@ import CPostgres
   import Glibc
 #endif
 
-/// One connection to a history's server through libpq: statements with bound parameters,
-/// `COPY … FROM STDIN` for a session's rows, and transactions. Not shared between threads.
+/// One connection to a history's server through libpq: statements with bound parameters
+/// (a session's rows as arrays, `SessionInsert`) and transactions. Not shared between threads.
 ///
 /// Every wait is bounded: connecting gives up after `connect_timeout` (10 s unless the URL or
 /// `PGCONNECT_TIMEOUT` says otherwise), a statement after `statement_timeout` (60 s) and a
@@ -181,45 +181,6 @@ final class PostgresConnection {
       throw firstFailure
     }
     return try checked(last, sql: sql)
-  }
-
-  /// Streams `data` (COPY's text format: tab-separated columns, `\N` for NULL, one row per
-  /// line) into `table`'s `columns` with `COPY … FROM STDIN`. Names come from the code's
-  /// own table declarations, never from input.
-  func copy(into table: String, columns: [String], data: [UInt8]) throws(HistoryError) {
-    guard !data.isEmpty else { return }
-    let sql = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN"
-    try usable(sql: sql)
-    let deadline = answerDeadline
-    guard PQsendQuery(handle, sql) == 1 else { throw failure(nil, sql: sql) }
-    try flush(until: deadline, sql: sql)
-    let started = try nextResult(until: deadline, sql: sql)
-    guard let started, PQresultStatus(started) == PGRES_COPY_IN else {
-      try checked(started, sql: sql)
-      throw HistoryError(.failed, "\(location.redacted): COPY into \(table) did not start")
-    }
-    PQclear(started)
-    var offset = 0
-    let chunk = 1 << 16
-    while offset < data.count {
-      let end = min(offset + chunk, data.count)
-      let sent = data[offset..<end].withUnsafeBytes { raw in
-        PQputCopyData(
-          handle, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(end - offset))
-      }
-      switch sent {
-      case 1: offset = end
-      case 0: try waitForSocket(writing: true, until: deadline, sql: sql)
-      default: throw failure(nil, sql: sql)
-      }
-    }
-    while true {
-      let ended = PQputCopyEnd(handle, nil)
-      if ended == 1 { break }
-      guard ended == 0 else { throw failure(nil, sql: sql) }
-      try waitForSocket(writing: true, until: deadline, sql: sql)
-    }
-    try collect(sql: sql, deadline: deadline)
   }
 
   /// Runs `body` in a transaction, committed when it returns and rolled back when it throws.
