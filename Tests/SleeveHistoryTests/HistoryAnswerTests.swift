@@ -27,13 +27,8 @@ struct HistoryAnswerTests {
 
   @Test("every reading command answers from the history as from the merged, pruned file")
   func everyCommandAndFormat() async throws {
-    let directory = TemporaryDirectory()
-    let file = directory.path("runs.sqlite")
-    try await HistoryServer.demoHistory(at: file)
-    let reference = directory.path("reference.sqlite")
-    try await HistoryServer.mergedAndPruned([file], at: reference)
-    let history = try await HistoryServer.fresh()
-    try await history.publish(file)
+    let demo = try await HistoryServer.publishedDemo()
+    let (reference, history) = (demo.reference, demo.history)
     var compared = 0
     for command in Self.commands {
       for format in Self.formats {

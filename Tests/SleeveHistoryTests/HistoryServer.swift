@@ -54,6 +54,32 @@ struct HistoryServer {
     try #require(result.status == 0, "\(result.output)")
   }
 
+  /// A demo history (`sleeve demo --history`) recorded into a file of a fresh directory,
+  /// published into a fresh history, with the file the history's answers must equal (merged
+  /// and pruned) beside it.
+  struct PublishedDemo {
+    /// The directory (removed when the value is released).
+    let directory: TemporaryDirectory
+    /// The recorded file.
+    let file: String
+    /// The file merged and pruned.
+    let reference: String
+    /// The history it was published into.
+    let history: HistoryServer
+  }
+
+  /// A ``PublishedDemo``.
+  static func publishedDemo() async throws -> PublishedDemo {
+    let directory = TemporaryDirectory()
+    let file = directory.path("runs.sqlite")
+    try await demoHistory(at: file)
+    let reference = directory.path("reference.sqlite")
+    try await mergedAndPruned([file], at: reference)
+    let history = try await fresh()
+    try await history.publish(file)
+    return PublishedDemo(directory: directory, file: file, reference: reference, history: history)
+  }
+
   /// The file a history's answers must equal: `sources` merged into `path`, then pruned
   /// (`prune --keep-last 0`).
   static func mergedAndPruned(_ sources: [String], at path: String) async throws {
@@ -88,6 +114,24 @@ struct HistoryServer {
           + "WHERE c.relname = '\(table)' AND l.mode = 'AccessExclusiveLock' AND l.granted") > 0
     }
     return holder
+  }
+
+  /// `sleeve sessions --db` this history, started with `environment` added to the test's and
+  /// standard error into `errors`, returned (with the lock's holder) once it waits on a lock
+  /// held on `summary_checksums`, which it reads while it copies the heads.
+  func blockedReader(environment added: [String: String], errors: Pipe? = nil) async throws
+    -> (holder: Process, reader: Process)
+  {
+    let holder = try await holdLock(on: "summary_checksums")
+    let reader = Process()
+    reader.executableURL = URL(fileURLWithPath: ChildProcess.sleeveBinary)
+    reader.arguments = ["sessions", "--db", url]
+    reader.environment = ProcessInfo.processInfo.environment.merging(added) { $1 }
+    reader.standardOutput = FileHandle.nullDevice
+    reader.standardError = errors ?? FileHandle.nullDevice
+    try reader.run()
+    try await waitUntilSleeveWaits()
+    return (holder, reader)
   }
 
   /// Returns once a `sleeve` connection waits on a lock.

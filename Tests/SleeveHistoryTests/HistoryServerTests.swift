@@ -168,11 +168,8 @@ struct HistoryServerTests {
 
   @Test("prune --db URL --older-than deletes whole sessions, rows and summaries, and nothing newer")
   func pruneTheHistory() async throws {
-    let directory = TemporaryDirectory()
-    let old = directory.path("old.sqlite")
-    try await HistoryServer.demoHistory(at: old)
-    let history = try await HistoryServer.fresh()
-    try await history.publish(old)
+    let demo = try await HistoryServer.publishedDemo()
+    let (directory, history) = (demo.directory, demo.history)
     // The demo's sessions ended an hour ago at most; a day old, none is.
     let none = try await HistoryServer.sleeve(["prune", "--db", history.url, "--older-than", "1d"])
     #expect(none.status == 0, "\(none.output)")
@@ -187,8 +184,8 @@ struct HistoryServerTests {
     let cutoff = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
       .formatted(Date.ISO8601FormatStyle())
     let newer = directory.path("newer.sqlite")
-    let demo = try await HistoryServer.sleeve(["demo", "--db", newer])
-    try #require(demo.status == 0, "\(demo.output)")
+    let recorded = try await HistoryServer.sleeve(["demo", "--db", newer])
+    try #require(recorded.status == 0, "\(recorded.output)")
     try await history.publish(newer)
     let pruned = try await HistoryServer.sleeve(
       ["prune", "--db", history.url, "--older-than", cutoff])
@@ -214,26 +211,13 @@ struct HistoryServerTests {
 
   @Test("an interrupted reader (SIGTERM) leaves no copy of the history behind")
   func interruptedReaderCleansUp() async throws {
-    let directory = TemporaryDirectory()
-    let file = directory.path("runs.sqlite")
-    try await HistoryServer.demoHistory(at: file)
-    let history = try await HistoryServer.fresh()
-    try await history.publish(file)
+    let demo = try await HistoryServer.publishedDemo()
+    let (directory, history) = (demo.directory, demo.history)
     let scratch = directory.path("tmp")
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    // A lock the reader waits on while it copies the heads: it is then interrupted mid-copy.
-    let holder = try await history.holdLock(on: "summary_checksums")
+    // The reader waits on a lock while it copies the heads: it is then interrupted mid-copy.
+    let (holder, reader) = try await history.blockedReader(environment: ["TMPDIR": scratch])
     defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-    let reader = Process()
-    reader.executableURL = URL(fileURLWithPath: ChildProcess.sleeveBinary)
-    reader.arguments = ["sessions", "--db", history.url]
-    var environment = ProcessInfo.processInfo.environment
-    environment["TMPDIR"] = scratch
-    reader.environment = environment
-    reader.standardOutput = FileHandle.nullDevice
-    reader.standardError = FileHandle.nullDevice
-    try reader.run()
-    try await history.waitUntilSleeveWaits()
     let copies = try FileManager.default.contentsOfDirectory(atPath: scratch)
     #expect(!copies.isEmpty, "the reader made no scratch copy to clean up")
     kill(reader.processIdentifier, SIGTERM)
@@ -244,26 +228,14 @@ struct HistoryServerTests {
 
   @Test("a server that stops answering mid-statement ends the command at its deadline (69)")
   func silentServerIsBounded() async throws {
-    let directory = TemporaryDirectory()
-    let file = directory.path("runs.sqlite")
-    try await HistoryServer.demoHistory(at: file)
-    let history = try await HistoryServer.fresh()
-    try await history.publish(file)
+    let demo = try await HistoryServer.publishedDemo()
+    let history = demo.history
     // The reader waits on a lock in its server process; that process is then stopped, so the
     // lock's release never reaches the reader and no answer ever comes.
-    let holder = try await history.holdLock(on: "summary_checksums")
-    defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-    let reader = Process()
-    reader.executableURL = URL(fileURLWithPath: ChildProcess.sleeveBinary)
-    reader.arguments = ["sessions", "--db", history.url]
-    var environment = ProcessInfo.processInfo.environment
-    environment["SLEEVE_HISTORY_TIMEOUT"] = "3"
-    reader.environment = environment
     let pipe = Pipe()
-    reader.standardOutput = FileHandle.nullDevice
-    reader.standardError = pipe
-    try reader.run()
-    try await history.waitUntilSleeveWaits()
+    let (holder, reader) = try await history.blockedReader(
+      environment: ["SLEEVE_HISTORY_TIMEOUT": "3"], errors: pipe)
+    defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
     let backend = try #require(
       Int32(
         try history.psql(
