@@ -31,15 +31,14 @@ extension PruneCommand {
       progress.update("Deleted \($0) sessions")
     }
     progress.finish()
-    let count = report.sessions.count
-    let sessions = "\(count) session\(count == 1 ? "" : "s")"
+    let sessions = LintReportText.plural(report.sessions.count, "session")
     context.print(
       AnswerView(
         header: [
           dry
             ? "Would delete \(sessions) from \(history.redacted). Nothing was changed (--dry-run)."
-            : "Deleted \(sessions) from \(history.redacted) in \(report.batches) "
-              + "transaction\(report.batches == 1 ? "" : "s")."
+            : "Deleted \(sessions) from \(history.redacted) in "
+              + LintReportText.plural(report.batches, "transaction") + "."
         ],
         fields: [("dryRun", .bool(dry))], rowsKey: "sessions", trailingFields: [],
         columns: PrunedHistorySession.columns,

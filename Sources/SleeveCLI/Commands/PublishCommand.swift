@@ -62,8 +62,10 @@ enum PublishCommand: Command {
 
   /// `Published 3 sessions to postgresql://ci:***@db/sleeve; 2 already there; 1 not ended.`
   static func line(_ report: HistoryPublisher.Report, history: HistoryLocation) -> String {
-    func sessions(_ count: Int) -> String { "\(count) session\(count == 1 ? "" : "s")" }
-    var parts = ["Published \(sessions(report.published.count)) to \(history.redacted)"]
+    var parts = [
+      "Published \(LintReportText.plural(report.published.count, "session")) to "
+        + history.redacted
+    ]
     if !report.alreadyPresent.isEmpty {
       parts.append("\(report.alreadyPresent.count) already there")
     }

@@ -148,7 +148,7 @@ public final class HistoryPublisher {
   }
 
   private func publishOnce(session: Int64, from file: Connection, now: Int64) throws -> Outcome {
-    let sessionRow = try SourceRows.read(HistoryTables.sessions, session: session, from: file)
+    let sessionRow = try SourceRows.rows(HistoryTables.sessions, session: session, from: file)
     guard let row = sessionRow.first else { return .refused("the session left the file") }
     guard
       let seal = try SummaryTables.prunedSeal(

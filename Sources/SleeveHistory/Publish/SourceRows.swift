@@ -32,15 +32,6 @@ extension PostgresValue {
 /// checked against its column's type: a file whose value is not of its column's type (a
 /// damaged or hand-edited file) is refused as damaged, never sent.
 enum SourceRows {
-  /// The rows of `table` that belong to `session`, in key order.
-  static func read(_ table: HistoryTables.Table, session: Int64, from file: Connection) throws
-    -> [[SourceValue]]
-  {
-    var rows: [[SourceValue]] = []
-    try forEachRow(table, session: session, from: file) { rows.append($0) }
-    return rows
-  }
-
   private static func forEachRow(
     _ table: HistoryTables.Table, session: Int64, from file: Connection,
     _ body: ([SourceValue]) throws -> Void
@@ -96,7 +87,8 @@ enum SourceRows {
       detail: "\(table).\(column.name) holds a value that is not \(column.type)")
   }
 
-  /// `table`'s rows of `session`, the columns named in `overrides` holding those values.
+  /// `table`'s rows of `session`, in key order, the columns named in `overrides` holding
+  /// those values.
   static func rows(
     _ table: HistoryTables.Table, session: Int64, from file: Connection,
     overrides: [String: SourceValue] = [:]
