@@ -148,6 +148,7 @@ let package = Package(
       dependencies: [
         "SleeveQuery", "SleeveStore", "SleeveTestSupport", "SleeveRecorder", "SleeveCore",
       ],
+      exclude: ["Fixtures"],
       swiftSettings: strict
     ),
     .testTarget(

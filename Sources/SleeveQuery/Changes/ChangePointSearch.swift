@@ -1,0 +1,162 @@
+/// Change points in a series by E-divisive means with the significance test and the
+/// minimum-magnitude rule of Hunter (Fleming et al., "Hunter: Using Change Point Detection to
+/// Hunt for Performance Regressions", ICPE 2023), as Apache Otava 0.8.0 runs it.
+///
+/// 1. Split: windows of ``Options/window`` values, each starting half a window after the last
+///    (or at its newest change point, if later). In each window E-divisive means
+///    (``EnergyStatistic``) proposes the best split of the segments found so far; the split is
+///    kept while its t-test (``SegmentComparison``) has p ≤ ten times ``Options/maxP`` (a
+///    "weak" change point), and the window's search stops at the first one that does not.
+/// 2. Merge: the weak change points of every window, each tested against its neighbours over
+///    the whole series, are removed one at a time — the one with the largest p-value while
+///    any has p ≥ ``Options/maxP``, then the one with the smallest magnitude while any has a
+///    magnitude at or under ``Options/minMagnitude`` — retesting its two neighbours after each
+///    removal. What is left has p < maxP and a magnitude over minMagnitude.
+///
+/// Deterministic: no permutations, no randomness. One difference from Otava 0.8.0, on
+/// purpose: after a removal Otava retests the change points at the removed one's index and the
+/// next, leaving the previous one's stale (its right segment has grown); this retests the
+/// previous and the next, the two whose segments changed.
+public struct ChangePointSearch: Sendable {
+  /// How the search runs.
+  public struct Options: Equatable, Sendable {
+    /// Values per window (Otava's default 50); at least 2.
+    public var window = 50
+    /// The largest p-value a change point may have (Otava's default 0.001).
+    public var maxP = 0.001
+    /// The smallest change that counts, measured as ``magnitude`` says (exclusive).
+    public var minMagnitude = 0.0
+    /// How a change's size is measured.
+    public var magnitude = Magnitude.relative
+
+    /// A default search.
+    public init() {}
+
+    /// The split step's threshold: 10 × maxP under 0.05, 2 × maxP under 0.5, else maxP (as
+    /// Otava relaxes it).
+    var firstPassP: Double {
+      maxP < 0.05 ? maxP * 10 : (maxP < 0.5 ? maxP * 2 : maxP)
+    }
+  }
+
+  /// How a change's size is measured for ``Options/minMagnitude``.
+  public enum Magnitude: String, Equatable, Sendable {
+    /// Otava's: max(|after/before − 1|, |before/after − 1|), for latency.
+    case relative
+    /// |after − before|, for a rate (a change of 0.01 is one point).
+    case absolute
+  }
+
+  /// One change point.
+  public struct Point: Equatable, Sendable {
+    /// The index of the first value after the change.
+    public let index: Int
+    /// The segments on each side (to the neighbouring change points) compared.
+    public let comparison: SegmentComparison
+  }
+
+  /// The options.
+  public let options: Options
+
+  /// A search with `options`.
+  public init(options: Options = Options()) {
+    precondition(options.window >= 2)
+    self.options = options
+  }
+
+  /// The change points of `series`, oldest first.
+  public func changePoints(in series: [Double]) -> [Point] {
+    merge(split(series), in: series)
+  }
+
+  /// The change's size as ``Options/magnitude`` measures it.
+  func magnitude(of comparison: SegmentComparison) -> Double {
+    switch options.magnitude {
+    case .relative: comparison.relativeMagnitude
+    case .absolute: comparison.absoluteMagnitude
+    }
+  }
+
+  /// The weak change points: every window's, retested over the whole series.
+  func split(_ series: [Double]) -> [Point] {
+    let step = options.window / 2
+    var found: Set<Int> = []
+    var start = 0
+    while start < series.count {
+      let end = min(start + options.window, series.count)
+      let points = windowPoints(series[start..<end]).map { $0 + start }
+      found.formUnion(points)
+      start = max(points.last ?? 0, start + step)
+    }
+    return retest(found.sorted(), in: series)
+  }
+
+  /// One window's change points (indices into `window`, ascending).
+  private func windowPoints(_ window: ArraySlice<Double>) -> [Int] {
+    let values = Array(window)
+    let statistic = EnergyStatistic(values)
+    var points: [Int] = []
+    while true {
+      let bounds = [0] + points + [values.count]
+      var best: (tau: Int, q: Double, range: Range<Int>)?
+      for (low, high) in zip(bounds, bounds.dropFirst()) where high - low > 1 {
+        let candidate = statistic.candidate(in: low..<high)
+        if best == nil || candidate.q > best!.q {
+          best = (candidate.tau, candidate.q, low..<high)
+        }
+      }
+      guard let best else { break }
+      let comparison = SegmentComparison(
+        before: values[best.range.lowerBound..<best.tau],
+        after: values[best.tau..<best.range.upperBound])
+      guard comparison.pValue <= options.firstPassP else { break }
+      points.insert(best.tau, at: points.firstIndex { $0 > best.tau } ?? points.count)
+    }
+    return points
+  }
+
+  /// `indices` (ascending) each compared with its neighbours' segments.
+  private func retest(_ indices: [Int], in series: [Double]) -> [Point] {
+    indices.indices.map { retest(at: $0, of: indices, in: series) }
+  }
+
+  /// The change point `indices[position]` compared with its neighbours' segments.
+  private func retest(at position: Int, of indices: [Int], in series: [Double]) -> Point {
+    let low = position == 0 ? 0 : indices[position - 1]
+    let high = position == indices.count - 1 ? series.count : indices[position + 1]
+    let index = indices[position]
+    return Point(
+      index: index,
+      comparison: SegmentComparison(before: series[low..<index], after: series[index..<high]))
+  }
+
+  /// The merge step: removes the weakest until every point is significant and large enough.
+  func merge(_ weak: [Point], in series: [Double]) -> [Point] {
+    var points = weak
+    while !points.isEmpty {
+      var weakest = Self.first(of: points) { $0.comparison.pValue > $1.comparison.pValue }
+      if points[weakest].comparison.pValue < options.maxP {
+        weakest = Self.first(of: points) {
+          magnitude(of: $0.comparison) < magnitude(of: $1.comparison)
+        }
+        if magnitude(of: points[weakest].comparison) > options.minMagnitude { return points }
+      }
+      points.remove(at: weakest)
+      let indices = points.map(\.index)
+      for neighbour in [weakest - 1, weakest] where points.indices.contains(neighbour) {
+        points[neighbour] = retest(at: neighbour, of: indices, in: series)
+      }
+    }
+    return points
+  }
+
+  /// The position of the first point no later point is `before` (the first maximum when
+  /// `before` is `>`).
+  private static func first(of points: [Point], _ before: (Point, Point) -> Bool) -> Int {
+    var chosen = 0
+    for index in points.indices.dropFirst() where before(points[index], points[chosen]) {
+      chosen = index
+    }
+    return chosen
+  }
+}

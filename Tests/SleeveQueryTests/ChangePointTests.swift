@@ -1,0 +1,164 @@
+import Foundation
+import SleeveTestSupport
+import Testing
+
+@testable import SleeveQuery
+
+@Suite("Change points: E-divisive means with Hunter's test")
+struct ChangePointTests {
+  @Test(
+    "Student's t two-sided p matches scipy's 2 * t.sf(|t|, df)",
+    arguments: [
+      (2.5, 10.0, 0.031446844236608776), (0.3, 3.0, 0.783763292039919),
+      (8.0, 48.0, 2.2021046133808798e-10), (25.0, 98.0, 2.561362483022113e-44),
+      (1.0, 1.0, 0.49999999999999956), (-3.2, 7.5, 0.01373515386240826),
+    ])
+  func studentTMatchesScipy(t: Double, degrees: Double, scipy: Double) {
+    let p = StudentT.twoSidedP(t, degrees: degrees)
+    #expect(abs(p - scipy) <= 1e-12 * scipy, "t=\(t) df=\(degrees): \(p) against \(scipy)")
+  }
+
+  @Test(
+    "the regularized incomplete beta matches scipy.special.betainc",
+    arguments: [
+      (0.3, 2.0, 5.0, 0.5798250000000003), (0.9, 0.5, 0.5, 0.7951672353008665),
+      (0.01, 24.0, 0.5, 1.151204197849651e-49), (0.7, 30.0, 2.5, 0.0005435460782246994),
+    ])
+  func betaMatchesScipy(x: Double, a: Double, b: Double, scipy: Double) {
+    let value = RegularizedBeta.value(x, a: a, b: b)
+    #expect(abs(value - scipy) <= 1e-12 * scipy, "I_\(x)(\(a), \(b)) = \(value), not \(scipy)")
+  }
+
+  @Test(
+    "t quantiles match scipy's t.isf (and the exact root for df = 2)",
+    arguments: [
+      (0.025, 4.0, 2.7764451051977996), (0.025, 29.0, 2.0452296421327034),
+      // scipy's t.isf(0.001, 2) is 22.32712476997543, 1.4e-10 off: this is the root of the
+      // closed form 1/2 · (1 − t/√(t² + 2)) = 0.001 (mpmath, 40 digits).
+      (0.001, 2.0, 22.327124770119875),
+    ])
+  func tQuantilesMatchScipy(tail: Double, degrees: Double, scipy: Double) {
+    let t = StudentT.inverseSurvival(tail, degrees: degrees)
+    #expect(abs(t - scipy) <= 1e-12 * scipy, "isf(\(tail), \(degrees)) = \(t), not \(scipy)")
+  }
+
+  @Test("Q̂ on a hand-worked split: [0,0,0 | 10,10,10] is 2/6 · 9 · 10 = 30, the best split")
+  func energyStatisticWorkedExample() {
+    let statistic = EnergyStatistic([0, 0, 0, 10, 10, 10])
+    #expect(statistic.q(start: 0, tau: 3, end: 6) == 30)
+    // X = [0, 0], Y = [0, 10]: 2/4 · 20 − 2·2/(4·1) · 0 − 2·2/(4·1) · 10 = 0.
+    #expect(statistic.q(start: 0, tau: 2, end: 4) == 0)
+    let candidate = statistic.candidate(in: 0..<6)
+    #expect(candidate.tau == 3 && candidate.q == 30)
+  }
+
+  @Test("Q̂ from the prefix-sum table equals Matteson and James's definition summed directly")
+  func energyStatisticMatchesDefinition() {
+    let seed: UInt64 = 0xED1_715
+    var generator = SeededGenerator(seed: seed)
+    let x = (0..<24).map { _ in Double.random(in: -5...5, using: &generator).rounded() }
+    let statistic = EnergyStatistic(x)
+    for start in [0, 3] {
+      for tau in (start + 1)..<23 {
+        for end in (tau + 1)...24 {
+          let left = x[start..<tau]
+          let right = x[tau..<end]
+          let n = Double(left.count)
+          let m = Double(right.count)
+          var between = 0.0
+          for a in left { for b in right { between += abs(a - b) } }
+          var withinLeft = 0.0
+          for i in left.indices {
+            for k in left.indices where k > i { withinLeft += abs(x[i] - x[k]) }
+          }
+          var withinRight = 0.0
+          for i in right.indices {
+            for k in right.indices where k > i { withinRight += abs(x[i] - x[k]) }
+          }
+          let direct =
+            2 / (n + m) * between - (n > 1 ? 2 * m / ((n + m) * (n - 1)) * withinLeft : 0)
+            - (m > 1 ? 2 * n / ((n + m) * (m - 1)) * withinRight : 0)
+          let fast = statistic.q(start: start, tau: tau, end: end)
+          #expect(
+            abs(fast - direct) <= 1e-9 * max(1, abs(direct)), "seed \(seed): \(start) \(tau) \(end)"
+          )
+        }
+      }
+    }
+  }
+
+  /// The series and answers of `Fixtures/otava-change-points.json`.
+  struct OtavaFixture: Decodable {
+    struct Case: Decodable {
+      struct Point: Decodable {
+        struct Retested: Decodable {
+          let pValue: Double
+          let meanBefore: Double
+          let meanAfter: Double
+        }
+        /// The first index after the change.
+        let index: Int
+        /// As Otava reports it (stale where its merge left it so).
+        let pValue: Double
+        /// Otava's t-test rerun on the final neighbouring segments.
+        let retested: Retested
+      }
+      let name: String
+      let seed: Int
+      let minMagnitude: Double
+      let planted: [Int]
+      let values: [Double]
+      let otava: [Point]
+    }
+    let cases: [Case]
+
+    static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/otava-change-points.json")
+
+    static func load() throws -> OtavaFixture {
+      try JSONDecoder().decode(OtavaFixture.self, from: Data(contentsOf: url))
+    }
+  }
+
+  @Test("the same change points at the same indices as Apache Otava 0.8.0 on 24 seeded series")
+  func matchesOtava() throws {
+    let fixture = try OtavaFixture.load()
+    #expect(fixture.cases.count >= 20)
+    #expect(fixture.cases.contains { $0.otava.isEmpty && $0.planted.isEmpty })
+    for item in fixture.cases {
+      var options = ChangePointSearch.Options()
+      options.minMagnitude = item.minMagnitude
+      let found = ChangePointSearch(options: options).changePoints(in: item.values)
+      #expect(
+        found.map(\.index) == item.otava.map(\.index),
+        "\(item.name) (seed \(item.seed)): \(found.map(\.index)) against Otava's \(item.otava.map(\.index))"
+      )
+      // Compared with Otava's test on the final segments: Otava's merge can leave the point
+      // before a removed one with its old segments' figures (see ChangePointSearch).
+      for (point, otava) in zip(found, item.otava) where point.index == otava.index {
+        let reference = otava.retested
+        let p = point.comparison.pValue
+        #expect(
+          abs(p - reference.pValue) <= 1e-7 * reference.pValue + 1e-300,
+          "\(item.name): p \(p) against Otava's \(reference.pValue)")
+        #expect(
+          abs(point.comparison.before.mean - reference.meanBefore) <= 1e-9
+            * abs(reference.meanBefore))
+        #expect(
+          abs(point.comparison.after.mean - reference.meanAfter) <= 1e-9 * abs(reference.meanAfter))
+      }
+    }
+  }
+
+  @Test(
+    "the fixture is Apache Otava 0.8.0's answer (scripts/otava-change-points.py check)",
+    .enabled(
+      if: Proofs.run(needs: .pythonModule("otava", package: "apache-otava")),
+      "needs apache-otava (scripts/requirements-otava.txt)"))
+  func fixtureIsOtavasAnswer() throws {
+    let script = ReadmeSnippet.root.appendingPathComponent("scripts/otava-change-points.py").path
+    let run = try ChildProcess.run(
+      PythonModule.interpreter, [script, "check", OtavaFixture.url.path], timeout: WaitBounds.hang)
+    #expect(!run.timedOut && run.result.status == 0, "\(run.result.output)")
+  }
+}
