@@ -162,3 +162,50 @@ struct ChangePointTests {
     #expect(!run.timedOut && run.result.status == 0, "\(run.result.output)")
   }
 }
+
+@Suite("Change points: A/A simulation")
+struct ChangePointFalsePositiveTests {
+  /// A standard normal draw (Box–Muller), from `generator`.
+  static func normal(_ generator: inout SeededGenerator) -> Double {
+    let u = Double.random(in: Double.ulpOfOne..<1, using: &generator)
+    let v = Double.random(in: 0..<1, using: &generator)
+    return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+  }
+
+  /// 200 seeded series of 100 commits with no change: normal noise of 3% around 1,000.
+  static func series() -> [(seed: UInt64, values: [Double])] {
+    (UInt64(1)...200).map { seed in
+      var generator = SeededGenerator(seed: seed)
+      return (seed, (0..<100).map { _ in 1_000 * (1 + 0.03 * normal(&generator)) })
+    }
+  }
+
+  @Test("the test alone (no minimum change) finds at most --max-p false change points per commit")
+  func falsePositivesPerCommitAtMostMaxP() {
+    var options = ChangePointSearch.Options()
+    options.minMagnitude = 0
+    var found: [(seed: UInt64, index: Int)] = []
+    for (seed, values) in Self.series() {
+      found += ChangePointSearch(options: options).changePoints(in: values).map { (seed, $0.index) }
+    }
+    let commits = 200 * 100
+    print("A/A: \(found.count) false change points in \(commits) commits (max-p \(options.maxP))")
+    #expect(
+      Double(found.count) <= options.maxP * Double(commits),
+      "false change points (seed, index): \(found)")
+  }
+
+  @Test("with the defaults of sleeve changes (5%, 3 commits a level), ≤ 1 series in 100 has one")
+  func falseSeriesAtTheDefaults() {
+    var options = ChangePointSearch.Options()
+    options.minMagnitude = 0.05
+    options.minimumSegment = 3
+    var seeds: [UInt64] = []
+    for (seed, values) in Self.series()
+    where !ChangePointSearch(options: options).changePoints(in: values).isEmpty {
+      seeds.append(seed)
+    }
+    print("A/A at the defaults: \(seeds.count) of 200 series show a false change point")
+    #expect(seeds.count <= 2, "seeds with a false change point: \(seeds)")
+  }
+}

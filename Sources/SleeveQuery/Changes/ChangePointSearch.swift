@@ -10,8 +10,11 @@
 /// 2. Merge: the weak change points of every window, each tested against its neighbours over
 ///    the whole series, are removed one at a time — the one with the largest p-value while
 ///    any has p ≥ ``Options/maxP``, then the one with the smallest magnitude while any has a
-///    magnitude at or under ``Options/minMagnitude`` — retesting its two neighbours after each
-///    removal. What is left has p < maxP and a magnitude over minMagnitude.
+///    magnitude at or under ``Options/minMagnitude``, then (an addition to Otava's rule) the
+///    one with the shortest level beside it while a level holds fewer than
+///    ``Options/minimumSegment`` values — retesting its two neighbours after each removal.
+///    What is left has p < maxP, a magnitude over minMagnitude and levels of minimumSegment
+///    values or more.
 ///
 /// Deterministic: no permutations, no randomness. One difference from Otava 0.8.0, on
 /// purpose: after a removal Otava retests the change points at the removed one's index and the
@@ -28,6 +31,9 @@ public struct ChangePointSearch: Sendable {
     public var minMagnitude = 0.0
     /// How a change's size is measured.
     public var magnitude = Magnitude.relative
+    /// The fewest values each level beside a change point must hold (1, Otava's, allows a
+    /// single outlying value to make two change points, into it and out of it).
+    public var minimumSegment = 1
 
     /// A default search.
     public init() {}
@@ -139,7 +145,10 @@ public struct ChangePointSearch: Sendable {
         weakest = Self.first(of: points) {
           magnitude(of: $0.comparison) < magnitude(of: $1.comparison)
         }
-        if magnitude(of: points[weakest].comparison) > options.minMagnitude { return points }
+        if magnitude(of: points[weakest].comparison) > options.minMagnitude {
+          weakest = Self.first(of: points) { shortest($0) < shortest($1) }
+          if shortest(points[weakest]) >= options.minimumSegment { return points }
+        }
       }
       points.remove(at: weakest)
       let indices = points.map(\.index)
@@ -148,6 +157,11 @@ public struct ChangePointSearch: Sendable {
       }
     }
     return points
+  }
+
+  /// The fewer values of the two levels beside `point`.
+  private func shortest(_ point: Point) -> Int {
+    min(point.comparison.before.count, point.comparison.after.count)
   }
 
   /// The position of the first point no later point is `before` (the first maximum when
