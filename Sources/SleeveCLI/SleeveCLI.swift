@@ -12,7 +12,8 @@ public enum SleeveCLI {
 
   static let commands: [any Command.Type] = [
     SessionsCommand.self, ErrorsCommand.self, LatencyCommand.self, FlagsCommand.self,
-    DiffCommand.self, CheckCommand.self, FlakyCommand.self, QuarantineCommand.self,
+    DiffCommand.self, CheckCommand.self, FlakyCommand.self, ChangesCommand.self,
+    QuarantineCommand.self,
     LintCommand.self,
     ReportCommand.self, RollbackCommand.self, RolloutCommand.self, EnableCommand.self,
     DisableCommand.self, MergeCommand.self, ExportCommand.self, SummarizeCommand.self,

@@ -27,7 +27,7 @@ struct DemoHistoryTests {
     return Dictionary(uniqueKeysWithValues: rows.map { ($0["handler"] as? String ?? "?", $0) })
   }
 
-  @Test("the runs carry CI context and test identity: 8 on main across 4 commits, 1 on a branch")
+  @Test("the runs carry CI context and test identity: 14 on main across 10 commits, 1 on a branch")
   func context() async throws {
     let recorded = await Self.record()
     #expect(
@@ -38,9 +38,9 @@ struct DemoHistoryTests {
     var filter = QueryFilter()
     filter.session = .all
     let sessions = try QueryDatabase(path: recorded.path).sessions(matching: filter)
-    #expect(sessions.count == 9)
-    #expect(sessions.prefix(8).allSatisfy { $0.context.run.branch == "main" })
-    #expect(Set(sessions.prefix(8).compactMap(\.context.run.commit)).count == 4)
+    #expect(sessions.count == 15)
+    #expect(sessions.prefix(14).allSatisfy { $0.context.run.branch == "main" })
+    #expect(Set(sessions.prefix(14).compactMap(\.context.run.commit)).count == 10)
     #expect(sessions.last?.context.run.branch == "feature/faster-checkout")
     #expect(sessions.last?.context.run.pullRequest == "42")
     #expect(sessions.allSatisfy { $0.context.testID == "CheckoutTests/checkoutSubmits()" })
@@ -159,9 +159,9 @@ struct DemoHistoryTests {
       ))
     #expect(figures.contains { $0.contains("checkout.postcode/look-up-address: error rate") })
     let charge = try #require(figures.first { $0.contains("checkout.pay/charge-card: error rate") })
-    #expect(charge.components(separatedBy: "class=\"baseline\"").count - 1 == 8)
+    #expect(charge.components(separatedBy: "class=\"baseline\"").count - 1 == 14)
     #expect(charge.components(separatedBy: "class=\"candidate\"").count - 1 == 1)
-    #expect(charge.contains("<title>session 9: n "))
+    #expect(charge.contains("<title>session 15: n "))
     // One session: no trend to draw.
     let one = await CLIRunner.run(["report", "--db", recorded.path, "--format", "html"])
     #expect(!one.out.contains("<h2>Trend</h2>"))
@@ -191,11 +191,12 @@ struct DemoHistoryTests {
     #expect(result.exit == 0, "\(result.error)")
     #expect(
       result.out.contains(
-        "Baseline: 8 sessions (1, 2, 3, 4, 5, 6, 7, 8) on branch main at 4 commits ("),
+        "Baseline: 14 sessions (1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 4 more) on branch main "
+          + "at 10 commits ("),
       "\(result.out.prefix(600))")
     #expect(
       result.out.range(
-        of: #"candidate: session 9 on branch feature/faster-checkout at commit [0-9a-f]{12}"#,
+        of: #"candidate: session 15 on branch feature/faster-checkout at commit [0-9a-f]{12}"#,
         options: .regularExpression) != nil, "\(result.out.prefix(600))")
   }
 
@@ -256,7 +257,7 @@ struct DemoHistoryTests {
         "::warning file=Sources/SleeveCLI/Demo/CheckoutDemo.swift,line=138,title=sleeve flaky%3A checkout.gift-wrap · fetch-shipping-quote::flaky"
       ))
     let written = try String(contentsOfFile: summary, encoding: .utf8)
-    #expect(written.hasPrefix("### sleeve check\n\n**Session 9"))
+    #expect(written.hasPrefix("### sleeve check\n\n**Session 15"))
   }
 
   @Test(

@@ -63,15 +63,15 @@ struct DemoLintTests {
     var branch = QueryFilter()
     branch.session = .all
     branch.branch = "feature/faster-checkout"
-    Self.expectOneOfEach(try database.lint(filter: branch), sessions: [9])
+    Self.expectOneOfEach(try database.lint(filter: branch), sessions: [15])
     var all = QueryFilter()
     all.session = .all
-    Self.expectOneOfEach(try database.lint(filter: all), sessions: [9])
+    Self.expectOneOfEach(try database.lint(filter: all), sessions: [15])
     var main = QueryFilter()
     main.session = .all
     main.branch = "main"
     let clean = try database.lint(filter: main)
-    #expect(clean.sessions == 8)
+    #expect(clean.sessions == 14)
     #expect(clean.findings.isEmpty, "\(Self.describe(clean))")
     // README's command: main's last run, linted clean (exit 0).
     let lint = await CLIRunner.run(["lint", "--db", path, "--branch", "main"])

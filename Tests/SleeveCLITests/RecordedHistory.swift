@@ -2,7 +2,7 @@ import SleeveTestSupport
 
 /// `sleeve demo --history`, recorded once per test process and shared by every suite that
 /// reads it (`demo --history`, lint, report and chart tests, and the gate page's pull-request
-/// section): nine runs of the checkout demo are seconds of work, and one recording is enough
+/// section): fifteen runs of the checkout demo are seconds of work, and one recording is enough
 /// for all of them. Readers that write copy the file first (``DemoHistoryTests/record()``).
 ///
 /// It is recorded exactly as "Gate a pull request against main" (`docs/guide/gate.md`) runs it:

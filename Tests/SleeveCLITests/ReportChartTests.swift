@@ -83,9 +83,9 @@ struct ReportChartTests {
     #expect(result.exit == 0, "\(result.error)")
     let lookUp = try Self.chart(result.out, titled: "checkout.postcode/look-up-address")
     #expect(lookUp.contains("<circle"), "its p99 is drawn")
-    #expect(lookUp.contains(">9</text>"), "its session is labelled")
+    #expect(lookUp.contains(">15</text>"), "its session is labelled")
     #expect(lookUp.contains(">100.00%</text>"), "its error-rate axis has ticks")
     let steady = try Self.chart(result.out, titled: "checkout.pay/submit-order")
-    for session in 1...9 { #expect(steady.contains(">\(session)</text>"), "session \(session)") }
+    for session in 1...15 { #expect(steady.contains(">\(session)</text>"), "session \(session)") }
   }
 }

@@ -14,7 +14,8 @@ struct HistoryAnswerTests {
     ["lint", "--session", "all"],
     ["diff", "--baseline", "branch=main", "--candidate", "session=last", "--allow-overlap"],
     ["check", "--session", "all"], ["check", "--baseline", "branch=main,last=20"],
-    ["report", "--session", "all"], ["errors", "--exact"],
+    ["report", "--session", "all"], ["errors", "--exact"], ["changes", "--branch", "main"],
+    ["changes", "--metric", "all", "--min-commits", "1"],
   ]
 
   static let formats = ["table", "json", "csv", "markdown", "github", "junit"]

@@ -63,14 +63,14 @@ struct HistoryServerTests {
     let history = try await HistoryServer.fresh()
     let first = try await HistoryServer.sleeve(["publish", "--db", file, "--to", history.url])
     #expect(first.status == 0, "\(first.output)")
-    #expect(first.output.contains("Published 9 sessions"))
+    #expect(first.output.contains("Published 15 sessions"))
     let second = try await HistoryServer.sleeve(["publish", "--db", file, "--to", history.url])
     #expect(second.status == 0, "\(second.output)")
     #expect(second.output.contains("Published 0 sessions"))
-    #expect(second.output.contains("9 already there"))
+    #expect(second.output.contains("15 already there"))
     #expect(try history.shapes() == HistoryServer.shapes(ofFile: reference))
     // Publishing again spent no session numbers.
-    #expect(try history.count("SELECT max(id) FROM sessions") == 9)
+    #expect(try history.count("SELECT max(id) FROM sessions") == 15)
   }
 
   @Test(
@@ -117,9 +117,9 @@ struct HistoryServerTests {
     let seed = UInt64(ProcessInfo.processInfo.environment["SLEEVE_KILL_SEED"] ?? "") ?? 0x5EED_35
     var generator = SeededGenerator(seed: seed)
     let directory = TemporaryDirectory()
-    // 45 sessions (five demo histories): a publish long enough to be caught in the middle.
+    // 45 sessions (three demo histories): a publish long enough to be caught in the middle.
     var runs: [String] = []
-    for index in 0..<5 {
+    for index in 0..<3 {
       runs.append(directory.path("runs-\(index).sqlite"))
       try await HistoryServer.demoHistory(at: runs[index])
     }
@@ -173,11 +173,11 @@ struct HistoryServerTests {
     // The demo's sessions ended an hour ago at most; a day old, none is.
     let none = try await HistoryServer.sleeve(["prune", "--db", history.url, "--older-than", "1d"])
     #expect(none.status == 0, "\(none.output)")
-    #expect(try history.count("SELECT count(*) FROM sessions") == 9)
+    #expect(try history.count("SELECT count(*) FROM sessions") == 15)
     let dry = try await HistoryServer.sleeve(
       ["prune", "--db", history.url, "--older-than", "0s", "--dry-run"])
-    #expect(dry.output.contains("Would delete 9 sessions"), "\(dry.output)")
-    #expect(try history.count("SELECT count(*) FROM sessions") == 9)
+    #expect(dry.output.contains("Would delete 15 sessions"), "\(dry.output)")
+    #expect(try history.count("SELECT count(*) FROM sessions") == 15)
     // A session that ends after the cutoff stays: the cutoff is a whole second after the old
     // sessions ended and before the newer one starts, however slow the machine.
     try await Task.sleep(for: .milliseconds(1100))
@@ -190,7 +190,7 @@ struct HistoryServerTests {
     let pruned = try await HistoryServer.sleeve(
       ["prune", "--db", history.url, "--older-than", cutoff])
     #expect(pruned.status == 0, "\(pruned.output)")
-    #expect(pruned.output.contains("Deleted 9 sessions"), "\(pruned.output)")
+    #expect(pruned.output.contains("Deleted 15 sessions"), "\(pruned.output)")
     #expect(try history.shapes() == HistoryServer.shapes(ofFile: newer))
     for table in [
       "session_context", "session_summaries", "summary_checksums", "controls", "registrations",
@@ -285,16 +285,16 @@ struct HistoryServerTests {
 
     let published = try await HistoryServer.sleeve(["publish", "--db", file, "--to", publisher])
     #expect(published.status == 0, "\(published.output)")
-    #expect(try history.count("SELECT count(*) FROM sessions") == 9)
+    #expect(try history.count("SELECT count(*) FROM sessions") == 15)
 
     let pruned = try await HistoryServer.sleeve(["prune", "--db", publisher, "--older-than", "1s"])
     #expect(pruned.status == 77, "\(pruned.output)")
     #expect(!pruned.output.contains("publisher-secret"))
-    #expect(try history.count("SELECT count(*) FROM sessions") == 9)
+    #expect(try history.count("SELECT count(*) FROM sessions") == 15)
 
     let read = try await HistoryServer.answer(["sessions", "--db", reader, "--format", "csv"])
     #expect(read.status == 0)
-    #expect(read.out.split(separator: "\n").count == 10)
+    #expect(read.out.split(separator: "\n").count == 16)
 
     let wrong = history.server.url(
       user: "sleeve_reader" + suffix, password: "not-the-Secret-42", database: history.database)
@@ -325,6 +325,6 @@ struct HistoryServerTests {
     #expect(try history.count("SELECT count(*) FROM sessions") == 0)
     let rerun = try await HistoryServer.sleeve(["publish", "--db", file, "--to", history.url])
     #expect(rerun.status == 0, "\(rerun.output)")
-    #expect(try history.count("SELECT count(*) FROM sessions") == 9)
+    #expect(try history.count("SELECT count(*) FROM sessions") == 15)
   }
 }

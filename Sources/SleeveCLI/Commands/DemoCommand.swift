@@ -68,7 +68,8 @@ enum DemoCommand: Command {
   /// Records ``DemoHistory``'s runs and says what to try on them.
   private static func history(fires: Int, context: CommandContext) async throws -> ExitCode {
     var ids: [Int64] = []
-    for run in DemoHistory.runs() {
+    let runs = DemoHistory.runs()
+    for run in runs {
       let summary = try await MainActor.run {
         CheckoutDemo(fires: fires, run: run) { _, _ in }
       }.run(path: context.databasePath)
@@ -78,15 +79,19 @@ enum DemoCommand: Command {
     let db = context.databasePath == "sleeve.sqlite" ? "" : " --db \(shownPath)"
     let sleeve = sleeveCommand(context)
     let baseline = "'branch=\(DemoHistory.mainBranch),last=20'"
+    let main = runs.filter { $0.context?.branch == DemoHistory.mainBranch }
+    let commits = Set(main.compactMap { $0.context?.commit }).count
     context.console.out(
       """
-      Recorded sessions \(ids.first ?? 0)-\(ids.last ?? 0): 8 runs of CheckoutTests on \
-      \(DemoHistory.mainBranch) across 4 commits, then 1 on \(DemoHistory.candidateBranch), \
-      \(fires) replayed taps, toggles and typing each (the branch's run with the visit's \
-      pitfalls), into \(shownPath) (durations simulated: the same on any machine).
+      Recorded sessions \(ids.first ?? 0)-\(ids.last ?? 0): \(main.count) runs of CheckoutTests \
+      on \(DemoHistory.mainBranch) across \(commits) commits (charge-card got slower at \
+      \(DemoHistory.slowdownCommit)), then 1 on \(DemoHistory.candidateBranch), \(fires) \
+      replayed taps, toggles and typing each (the branch's run with the visit's pitfalls), into \
+      \(shownPath) (durations simulated: the same on any machine).
 
       Try next:
         \(sleeve) sessions\(db) --session all
+        \(sleeve) changes\(db) --branch \(DemoHistory.mainBranch)
         \(sleeve) diff\(db) --baseline \(baseline)
         \(sleeve) flaky\(db)
         \(sleeve) check\(db) --baseline \(baseline)

@@ -14,8 +14,8 @@ enum HistoryOptions {
   /// The commands that answer from a history given as `--db URL` (from its summaries, as a
   /// pruned file answers).
   static let readers: Set<String> = [
-    "sessions", "errors", "latency", "flags", "diff", "check", "flaky", "report", "lint",
-    "export",
+    "sessions", "errors", "latency", "flags", "diff", "check", "flaky", "changes", "report",
+    "lint", "export",
   ]
 
   /// The commands that take `--db URL` themselves.

@@ -123,3 +123,39 @@ extension CIReport {
     return lines
   }
 }
+
+extension CIReport {
+  /// `sleeve changes`: one check per change point; a new one is a warning at the handler's
+  /// registration site, an older one passes (no annotation).
+  static func changes(_ rows: [ChangeRow], summary: String, markdown: String) -> CIReport {
+    CIReport(
+      title: "sleeve changes", summary: summary,
+      checks: rows.map { row in
+        let change = row.change
+        let line =
+          "\(change.metric.rawValue) changed \(row.changeText) at commit "
+          + "\(ChangeRow.short(change.firstCommit.commit)) (after "
+          + "\(ChangeRow.short(change.commitBefore.commit))): "
+          + "\(ChangeRow.value(change.comparison.before.mean, change.metric)) → "
+          + "\(ChangeRow.value(change.comparison.after.mean, change.metric)), "
+          + "p \(NumberText.pValue(change.comparison.pValue))"
+        return CICheck(
+          suite: "sleeve changes", className: className(change.key),
+          name: handlerName(change.key) + ": " + change.metric.rawValue,
+          outcome: row.isNew ? .advisory(message: line) : .passed,
+          evidence: [
+            line,
+            "levels: \(change.comparison.before.count) commits before, "
+              + "\(change.comparison.after.count) after",
+            "first commit \(change.firstCommit.commit), commit before "
+              + change.commitBefore.commit,
+          ],
+          site: change.site.map { SourceSite(recorded: $0) })
+      }, markdownSummary: markdown)
+  }
+
+  private static func handlerName(_ key: GroupKey) -> String {
+    if case .handler(_, let name) = key { return name }
+    return key.display
+  }
+}

@@ -1,0 +1,92 @@
+extension QueryDatabase {
+  /// The change points of every handler over the commits of the sessions `filter` selects:
+  /// the sessions grouped by commit (sessions without one are set aside), commits ordered by
+  /// their first session's start, each handler's metric computed per commit over the commit's
+  /// pooled invocations, and each series searched (``ChangePointSearch``) as `options` say.
+  public func changes(matching filter: QueryFilter, options: ChangeOptions) throws
+    -> ChangesAnswer
+  {
+    try translating {
+      let sessions = try sessions(matching: filter)
+      let unmatched = try unmatchedFilters(filter, in: sessions)
+      var byCommit: [String: [SessionSummary]] = [:]
+      var withoutCommit: [Int64] = []
+      for session in sessions {
+        guard let commit = session.context.run.commit?.lowercased(), !commit.isEmpty else {
+          withoutCommit.append(session.id)
+          continue
+        }
+        byCommit[commit, default: []].append(session)
+      }
+      let commits = byCommit.map { commit, sessions in
+        (commit, sessions.map(\.startedUnixNanoseconds).min() ?? 0, sessions)
+      }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+      let read = commits.flatMap(\.2)
+      let plan = try answerPlan(for: read, method: filter.method, grouping: .handler)
+      let percentiles = options.metrics.compactMap(\.percentile)
+
+      var pooled: [GroupKey: [(commit: Int, tally: GroupTally, values: [Double?])]] = [:]
+      var order: [GroupKey] = []
+      for (position, commit) in commits.enumerated() {
+        var scan = OutcomeScan(
+          database: self, sessions: commit.2, grouping: .handler, filter: filter,
+          collectDurations: !percentiles.isEmpty)
+        scan.byIdentity = true
+        scan.plan = plan
+        for var group in try scan.run() where group.ran > 0 {
+          let values =
+            percentiles.isEmpty
+            ? [] : LatencyRow(&group, percentiles: percentiles).points.map(\.nanoseconds)
+          if pooled[group.groupKey] == nil { order.append(group.groupKey) }
+          pooled[group.groupKey, default: []].append((position, group, values))
+        }
+      }
+
+      var series: [HandlerSeries] = []
+      for key in order {
+        let runs = pooled[key] ?? []
+        let site = runs.last { $0.tally.site != nil }?.tally.site
+        for metric in options.metrics {
+          let slot = metric.percentile.flatMap { percentiles.firstIndex(of: $0) }
+          let points: [CommitValue] = runs.compactMap { run in
+            let value: Double? =
+              if let slot { run.values[slot] } else {
+                Double(run.tally.failed) / Double(run.tally.ran)
+              }
+            guard let value else { return nil }
+            let commit = commits[run.commit]
+            return CommitValue(
+              commit: commit.0, startedUnixNanoseconds: commit.1,
+              sessions: commit.2.map(\.id),
+              ran: run.tally.ran, failed: run.tally.failed, value: value)
+          }
+          let found = options.search(for: metric, relativeError: plan.relativeError)
+            .changePoints(in: points.map(\.value))
+          let changes = found.enumerated().map { position, point in
+            HandlerChange(
+              key: key, site: site, metric: metric, index: point.index,
+              firstCommit: points[point.index], commitBefore: points[point.index - 1],
+              comparison: point.comparison, isLatest: position == found.count - 1)
+          }
+          series.append(
+            HandlerSeries(key: key, site: site, metric: metric, points: points, changes: changes))
+        }
+      }
+      let ran = Dictionary(grouping: series, by: \.key).mapValues {
+        $0.first?.points.reduce(0) { $0 + $1.ran } ?? 0
+      }
+      series.sort { (ran[$1.key] ?? 0, $0.key.display) < (ran[$0.key] ?? 0, $1.key.display) }
+      let metricOrder = Dictionary(
+        uniqueKeysWithValues: ChangeMetric.allCases.enumerated().map { ($1, $0) })
+      let changes = series.flatMap(\.changes).sorted {
+        (
+          $1.firstCommit.startedUnixNanoseconds, $0.key.display, metricOrder[$0.metric] ?? 0
+        ) < ($0.firstCommit.startedUnixNanoseconds, $1.key.display, metricOrder[$1.metric] ?? 0)
+      }
+      return ChangesAnswer(
+        changes: changes, series: series, commits: commits.map(\.0), sessions: read.map(\.id),
+        sessionsWithoutCommit: withoutCommit, options: options,
+        relativeError: plan.relativeError, unmatchedFilters: unmatched)
+    }
+  }
+}

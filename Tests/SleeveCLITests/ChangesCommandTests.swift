@@ -1,0 +1,92 @@
+import Foundation
+import SleeveTestSupport
+import Testing
+
+@testable import SleeveCLI
+
+@Suite("sleeve changes")
+struct ChangesCommandTests {
+  @Test("on demo --history it finds charge-card's slowdown at the commit that merged it")
+  func findsTheDemoSlowdown() async throws {
+    let (path, out) = await RecordedHistory.shared.recorded()
+    #expect(out.contains(" changes --db \(path) --branch main\n"), "\(out)")
+    let table = await CLIRunner.run(["changes", "--db", path, "--branch", "main", "--wide"])
+    #expect(table.exit == 0, "\(table.error)")
+    let lines = table.out.split(separator: "\n").map(String.init)
+    #expect(
+      lines.first?.hasPrefix("1 change (1 new in the last 10 commits) in ") == true, "\(table.out)")
+    #expect(lines.contains { $0.hasPrefix("Method: E-divisive means (Matteson and James 2014)") })
+    let row = try #require(lines.first { $0.hasPrefix("checkout.pay/charge-card") }, "\(table.out)")
+    #expect(row.contains(" p50 ") && row.contains(DemoHistory.slowdownCommit), "\(row)")
+    #expect(row.contains(" 6f708192a3b4 "), "the commit before: \(row)")
+
+    let json = await CLIRunner.run(
+      ["changes", "--db", path, "--branch", "main", "--format", "json"])
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+    let changes = try #require(document["changes"] as? [[String: Any]])
+    let change = try #require(changes.first)
+    #expect(changes.count == 1)
+    #expect(change["firstCommit"] as? String == DemoHistory.slowdownCommit)
+    #expect(change["handler"] as? String == "charge-card")
+    #expect(change["control"] as? String == "checkout.pay")
+    let relative = try #require(change["relativeChange"] as? Double)
+    // The demo's charge work goes from scale 2 to 3: 50% more work, about +41% at the median.
+    #expect(relative > 0.3 && relative < 0.6, "\(relative)")
+    let before = try #require(change["before"] as? [String: Any])
+    let after = try #require(change["after"] as? [String: Any])
+    #expect(before["commits"] as? Int == 6 && after["commits"] as? Int == 4)
+    #expect((change["pValue"] as? Double ?? 1) < 0.001)
+    #expect((document["commits"] as? [String])?.count == 10)
+  }
+
+  @Test("--format github warns for a new change at the registration site, and not for an old one")
+  func githubWarnsForNewChanges() async throws {
+    let (path, _) = await RecordedHistory.shared.recorded()
+    let directory = TemporaryDirectory()
+    let summary = directory.path("summary.md")
+    #expect(FileManager.default.createFile(atPath: summary, contents: nil))
+    let environment = ["GITHUB_STEP_SUMMARY": summary]
+    let new = await CLIRunner.run(
+      ["changes", "--db", path, "--branch", "main", "--format", "github"],
+      environment: environment)
+    #expect(new.exit == 0, "\(new.error)")
+    let warnings = new.out.split(separator: "\n").filter { $0.hasPrefix("::warning ") }
+    #expect(warnings.count == 1, "\(new.out)")
+    #expect(
+      warnings.first?.hasPrefix(
+        "::warning file=Sources/SleeveCLI/Demo/CheckoutDemo.swift,line=") == true, "\(new.out)")
+    #expect(warnings.first?.contains("p50 changed +") == true, "\(new.out)")
+    let written = try String(contentsOfFile: summary, encoding: .utf8)
+    #expect(written.hasPrefix("### sleeve changes\n\n**1 change (1 new"), "\(written)")
+    // Four commits have run since the slowdown: with --new-within 3 it is not new.
+    let old = await CLIRunner.run(
+      ["changes", "--db", path, "--branch", "main", "--format", "github", "--new-within", "3"])
+    #expect(old.exit == 0)
+    #expect(!old.out.contains("::warning"), "\(old.out)")
+  }
+
+  @Test("no matching session exits 66; a wrong --metric or --max-p exits 64 with one line")
+  func refusals() async throws {
+    let (path, _) = await RecordedHistory.shared.recorded()
+    let none = await CLIRunner.run(["changes", "--db", path, "--branch", "no-such-branch"])
+    #expect(none.exit == 66, "\(none.error)")
+    for arguments in [
+      ["--metric", "p42"], ["--metric", "p50,"], ["--max-p", "0"], ["--max-p", "1"],
+      ["--window", "1"], ["--min-commits", "0"], ["--new-within", "-3"],
+    ] {
+      let wrong = await CLIRunner.run(["changes", "--db", path] + arguments)
+      #expect(wrong.exit == 64, "\(arguments): \(wrong.error)")
+      let first = wrong.error.split(separator: "\n").first.map(String.init) ?? ""
+      #expect(
+        first.hasPrefix("Error: The value '\(arguments[1])' is invalid for '\(arguments[0]) <"),
+        "\(arguments): \(wrong.error)")
+    }
+    let listed = await CLIRunner.run(
+      ["changes", "--db", path, "--metric", "p99,p50,p99", "--format", "json"])
+    #expect(listed.exit == 0)
+    #expect(
+      listed.out.contains("\"metrics\": [\n      \"p99\",\n      \"p50\"\n    ]"),
+      "\(listed.out.prefix(800))")
+  }
+}
