@@ -89,4 +89,40 @@ struct ChangesCommandTests {
       listed.out.contains("\"metrics\": [\n      \"p99\",\n      \"p50\"\n    ]"),
       "\(listed.out.prefix(800))")
   }
+
+  @Test(
+    "diff and check --baseline 'branch=main,since=change' judge charge-card against main's new level"
+  )
+  func sinceChange() async throws {
+    let (path, _) = await RecordedHistory.shared.recorded()
+    let note =
+      "Note: checkout.pay/charge-card: since its p50 change at commit \(DemoHistory.slowdownCommit) "
+      + "(8 sessions)\n"
+    let since = await CLIRunner.run(
+      ["diff", "--db", path, "--baseline", "branch=main,since=change", "--wide"])
+    #expect(since.exit == 0)
+    #expect(since.error.contains(note), "\(since.error)")
+    let whole = await CLIRunner.run(["diff", "--db", path, "--baseline", "branch=main", "--wide"])
+    func baseN(_ out: String) -> Int? {
+      out.split(separator: "\n").first { $0.contains("checkout.pay/charge-card") }
+        .flatMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first }
+        .flatMap { Int($0) }
+    }
+    // 8 sessions since the change against all 14 of main: fewer invocations in the baseline.
+    let sinceN = try #require(baseN(since.out), "\(since.out)")
+    let wholeN = try #require(baseN(whole.out), "\(whole.out)")
+    #expect(sinceN < wholeN * 2 / 3, "\(sinceN) against \(wholeN)")
+    let check = await CLIRunner.run(
+      ["check", "--db", path, "--baseline", "branch=main,since=change", "--format", "json"])
+    #expect(check.exit == 1, "the branch's regression still rolls back: \(check.error)")
+    #expect(check.error.contains(note))
+    // Grouped by control there is no handler's change to start from.
+    let control = await CLIRunner.run(
+      ["diff", "--db", path, "--baseline", "branch=main,since=change", "--by", "control"])
+    #expect(control.exit == 64)
+    #expect(control.error.hasPrefix("Error: since=change starts each handler's baseline"))
+    let twice = await CLIRunner.run(
+      ["diff", "--db", path, "--baseline", "branch=main,since=change,since=2h"])
+    #expect(twice.exit == 64 && twice.error.contains("'since' is given twice"), "\(twice.error)")
+  }
 }

@@ -116,3 +116,58 @@ struct HandlerChangesTests {
     #expect(answer.series.count == 12)
   }
 }
+
+@Suite("A baseline since each handler's last change (since=change)")
+struct SinceChangeBaselineTests {
+  @Test("a run at main's new level is unchanged against the runs since the change, not regressed")
+  func judgedAgainstTheNewLevel() throws {
+    let seed: UInt64 = 0x51C_E0
+    let fixture = try HandlerChangesTests.history(seed: seed)
+    let database = try QueryDatabase(path: fixture.path)
+    let sessions = try database.sessions(matching: HandlerChangesTests.all())
+      .filter { $0.context.run.commit != nil }
+    let baseline = Array(sessions.dropLast())
+    let candidate = [sessions.last!]
+    let charge = GroupKey.handler(control: "CheckoutView", name: "charge")
+    func verdict(_ baselines: HandlerBaselines?) throws -> DiffRow.Verdict? {
+      try database.diff(
+        baseline: baseline, candidate: candidate, filter: HandlerChangesTests.all(),
+        by: .handler, options: DiffOptions(), baselines: baselines
+      ).rows.first { $0.key == charge }?.verdict
+    }
+    // The whole of main mixes the levels before and after the slowdown at commit 18.
+    #expect(try verdict(nil) == .regressed, "seed \(seed)")
+    let baselines = try database.handlerBaselines(
+      of: baseline, filter: HandlerChangesTests.all(), minSamples: 30)
+    let start = try #require(baselines.starts[charge])
+    #expect(start.change?.firstCommit.commit == "c18abcdef" && !start.fellBack, "seed \(seed)")
+    // Commits 18 to 28, one session each.
+    #expect(start.sessions.count == 11)
+    #expect(try verdict(baselines) == .unchanged, "seed \(seed)")
+    #expect(
+      baselines.notes.contains(
+        "CheckoutView/charge: since its p50 change at commit c18abcdef (11 sessions)"),
+      "\(baselines.notes)")
+    // A handler without a change keeps every baseline session.
+    let steady = try #require(baselines.starts[.handler(control: "CheckoutView", name: "steady")])
+    #expect(steady.change == nil && steady.sessions.count == baseline.count)
+  }
+
+  @Test("too few invocations since the change: the last 20 sessions, and a note that says so")
+  func fallsBackToTheLast20() throws {
+    let seed: UInt64 = 0x51C_E1
+    let fixture = try HandlerChangesTests.history(seed: seed)
+    let database = try QueryDatabase(path: fixture.path)
+    let baseline = try database.sessions(matching: HandlerChangesTests.all())
+    // 12 commits since the change, 400 invocations each: 4,800 < 5,000.
+    let baselines = try database.handlerBaselines(
+      of: baseline, filter: HandlerChangesTests.all(), minSamples: 5_000)
+    let start = try #require(baselines.starts[.handler(control: "CheckoutView", name: "charge")])
+    #expect(start.fellBack, "seed \(seed)")
+    #expect(start.sessions == Set(baseline.suffix(20).map(\.id)))
+    #expect(
+      baselines.notes.contains(
+        "CheckoutView/charge: fewer invocations since its p50 change at commit c18abcdef than "
+          + "--min-samples; judged against the last 20 sessions instead"), "\(baselines.notes)")
+  }
+}

@@ -74,8 +74,11 @@ struct BaselineGateArguments {
           + "\(sides.candidate.count) session\(sides.candidate.count == 1 ? "" : "s"): a "
           + "regression can hold the gate, never roll it back (select more with --last).\n")
     }
+    let baselines = try BaselineSelection.handlerBaselines(
+      baseline, sessions: sides.baseline, shared: baseline.handlersOnly,
+      minSamples: options.minSamples, in: database, context: context)
     return BaselineRequest(
       baseline: sides.baseline, candidate: sides.candidate, options: options,
-      failureLimit: failureLimit, quarantine: quarantine)
+      failureLimit: failureLimit, quarantine: quarantine, handlerBaselines: baselines)
   }
 }

@@ -12,8 +12,8 @@ enum BaselineSelection {
   /// `--baseline`: what to judge against, a selection (``parse(_:on:)``).
   static let baselineOption = Option<String>(
     "baseline", value: "selection",
-    help: "What to judge against, e.g. 'branch=main,last=20' (terms: "
-      + SessionTerms.names.joined(separator: ", ") + ").", completion: .none)
+    help: "What to judge against, e.g. 'branch=main,last=20' or 'branch=main,since=change' "
+      + "(terms: " + SessionTerms.names.joined(separator: ", ") + ").", completion: .none)
   static let baseline = baselineOption.spec
   /// `--candidate`: what to judge, a selection (default `session=last`).
   static let candidateOption = Option<String>(
@@ -55,6 +55,10 @@ enum BaselineSelection {
     $0.name != SessionTerms.session.spec.name && $0.name != SessionTerms.last.spec.name
   }
 
+  /// The value of `since` that starts each handler's baseline at its last change point
+  /// (`branch=main,since=change`).
+  static let sinceChange = "change"
+
   /// Parses one selection on top of `base`.
   ///
   /// - Throws: `ValueError` naming the term that is wrong.
@@ -74,6 +78,10 @@ enum BaselineSelection {
         .trimmingCharacters(in: .whitespaces)
       let value = String(String.UnicodeScalarView(scalars[scalars.index(after: equals)...]))
       guard seen.insert(key).inserted else { throw ValueError("'\(key)' is given twice") }
+      if key == SessionTerms.since.spec.name && value == sinceChange {
+        filter.sinceChange = true
+        continue
+      }
       do {
         try SessionTerms.apply(key, value, to: &filter)
       } catch {
@@ -145,6 +153,31 @@ enum BaselineSelection {
     let after = try database.sessions(of: .candidate, matching: candidate)
     try refuseOverlap(baseline: before, candidate: after, arguments: arguments, context: context)
     return (before, after)
+  }
+
+  /// Each handler's baseline when the selection says `since=change` (`nil` otherwise), its
+  /// notes said on standard error: where each handler's baseline starts, and each fallback.
+  ///
+  /// - Throws: `UsageError` for `since=change` under a grouping other than handler.
+  static func handlerBaselines(
+    _ baseline: QueryFilter, sessions: [SessionSummary], shared: QueryFilter,
+    grouping: Grouping = .handler, minSamples: Int, in database: QueryDatabase,
+    context: CommandContext
+  ) throws -> HandlerBaselines? {
+    guard baseline.sinceChange else { return nil }
+    guard grouping == .handler else {
+      throw UsageError(
+        "since=change starts each handler's baseline at its own change point; it needs "
+          + "--by handler", command: context.command.name)
+    }
+    var search = shared
+    search.method = baseline.method
+    let baselines = try database.handlerBaselines(
+      of: sessions, filter: search, minSamples: minSamples)
+    for note in baselines.notes {
+      context.console.error("Note: \(TerminalText.escaped(note))\n")
+    }
+    return baselines
   }
 
   /// Refuses sessions in both sides unless `--allow-overlap`.

@@ -44,9 +44,12 @@ enum DiffCommand: Command {
       let sessions = try BaselineSelection.sessions(
         baseline: sides.baseline, candidate: sides.candidate, in: database,
         arguments: arguments, context: context)
+      let baselines = try BaselineSelection.handlerBaselines(
+        sides.baseline, sessions: sessions.baseline, shared: sides.shared, grouping: grouping,
+        minSamples: sides.options.minSamples, in: database, context: context)
       return try database.diffAnswer(
         baseline: sessions.baseline, candidate: sessions.candidate, filter: sides.shared,
-        by: grouping, options: sides.options)
+        by: grouping, options: sides.options, baselines: baselines)
     }
     for note in answer.unmatchedFilters {
       context.console.error("Note: \(TerminalText.escaped(note))\n")

@@ -23,12 +23,16 @@ public struct BaselineRequest: Sendable {
   public var failureLimit: Int
   /// Which handlers are not counted.
   public var quarantine: Quarantine
+  /// Per handler, its baseline sessions (`since=change`); `nil`: all of ``baseline``.
+  public var handlerBaselines: HandlerBaselines?
 
   /// A request; `failureLimit` below 1 counts as 1.
   public init(
     baseline: [SessionSummary], candidate: [SessionSummary], options: DiffOptions = DiffOptions(),
-    failureLimit: Int = 1, quarantine: Quarantine = .list
+    failureLimit: Int = 1, quarantine: Quarantine = .list,
+    handlerBaselines: HandlerBaselines? = nil
   ) {
+    self.handlerBaselines = handlerBaselines
     self.baseline = baseline
     self.candidate = candidate
     self.options = options
@@ -50,7 +54,8 @@ extension QueryDatabase {
   func baselineChecks(_ request: BaselineRequest, filter: QueryFilter) throws -> [GateCheck] {
     let diffs = try diffs(
       baseline: request.baseline, candidate: request.candidate, filter: filter, by: .handler,
-      options: request.options, eachAlone: request.candidate.count > 1)
+      options: request.options, eachAlone: request.candidate.count > 1,
+      baselines: request.handlerBaselines)
     let quarantined = try quarantineReasons(request.quarantine, filter: filter)
     return BaselineGate.checks(
       pooled: diffs.together, perSession: diffs.each, failureLimit: request.failureLimit,

@@ -19,11 +19,11 @@ extension QueryDatabase {
   ///   both sides.
   public func diff(
     baseline: [SessionSummary], candidate: [SessionSummary], filter: QueryFilter,
-    by grouping: Grouping, options: DiffOptions
+    by grouping: Grouping, options: DiffOptions, baselines: HandlerBaselines? = nil
   ) throws -> BaselineDiff {
     try diffs(
       baseline: baseline, candidate: candidate, filter: filter, by: grouping, options: options,
-      eachAlone: false
+      eachAlone: false, baselines: baselines
     ).together
   }
 
@@ -32,24 +32,30 @@ extension QueryDatabase {
   /// every session once: the baseline's pools are built once and shared by every comparison
   /// (copied only where a comparison changes them). Both sides are answered from raw rows,
   /// or both from summaries: ``answerPlan(for:method:grouping:)`` over the two together.
+  ///
+  /// - Parameter baselines: Per handler, the baseline sessions it is judged against
+  ///   (`since=change`); `nil`: every baseline session for every handler.
   public func diffs(
     baseline: [SessionSummary], candidate: [SessionSummary], filter: QueryFilter,
-    by grouping: Grouping, options: DiffOptions, eachAlone: Bool
+    by grouping: Grouping, options: DiffOptions, eachAlone: Bool,
+    baselines: HandlerBaselines? = nil
   ) throws -> (together: BaselineDiff, each: [BaselineDiff]) {
     try translating {
       // One plan for both sides: a comparison never sets raw rows against summaries.
       try diffs(
         baseline: baseline, candidate: candidate, filter: filter, by: grouping,
         options: options, eachAlone: eachAlone,
-        plan: answerPlan(for: baseline + candidate, method: filter.method, grouping: grouping))
+        plan: answerPlan(for: baseline + candidate, method: filter.method, grouping: grouping),
+        baselines: baselines)
     }
   }
 
-  /// ``diffs(baseline:candidate:filter:by:options:eachAlone:)`` read by `plan`, the plan of
-  /// both sides together (resolved once by the caller, who shows it).
+  /// ``diffs(baseline:candidate:filter:by:options:eachAlone:baselines:)`` read by `plan`, the
+  /// plan of both sides together (resolved once by the caller, who shows it).
   func diffs(
     baseline: [SessionSummary], candidate: [SessionSummary], filter: QueryFilter,
-    by grouping: Grouping, options: DiffOptions, eachAlone: Bool, plan: AnswerPlan
+    by grouping: Grouping, options: DiffOptions, eachAlone: Bool, plan: AnswerPlan,
+    baselines: HandlerBaselines? = nil
   ) throws -> (together: BaselineDiff, each: [BaselineDiff]) {
     try translating {
       func read(_ session: SessionSummary) throws -> [SessionTallies] {
@@ -58,7 +64,17 @@ extension QueryDatabase {
       }
       var base = BaselineDiff(grouping: grouping, options: options)
       for session in baseline {
-        for tallies in try read(session) { base.add(tallies, side: .baseline) }
+        for tallies in try read(session) {
+          guard let baselines else {
+            base.add(tallies, side: .baseline)
+            continue
+          }
+          base.add(
+            SessionTallies(
+              session: tallies.session,
+              groups: tallies.groups.filter { baselines.includes(session.id, for: $0.groupKey) }),
+            side: .baseline)
+        }
       }
       var together = base
       var each: [BaselineDiff] = []

@@ -21,9 +21,10 @@ extension QueryDatabase {
   /// the comparison shows, in one snapshot.
   ///
   /// - Parameter filter: Its handler filters apply to both sides; its method picks the plan.
+  ///   `baselines`: per handler, its baseline sessions (`since=change`), `nil` for all.
   public func diffAnswer(
     baseline: [SessionSummary], candidate: [SessionSummary], filter: QueryFilter,
-    by grouping: Grouping, options: DiffOptions
+    by grouping: Grouping, options: DiffOptions, baselines: HandlerBaselines? = nil
   ) throws -> DiffAnswer {
     try translating {
       let unmatched = try unmatchedFilters(filter)
@@ -31,7 +32,7 @@ extension QueryDatabase {
         for: baseline + candidate, method: filter.method, grouping: grouping)
       let diff = try diffs(
         baseline: baseline, candidate: candidate, filter: filter, by: grouping,
-        options: options, eachAlone: false, plan: plan
+        options: options, eachAlone: false, plan: plan, baselines: baselines
       ).together
       return DiffAnswer(
         plan: plan, diff: diff,

@@ -8,7 +8,19 @@ extension QueryDatabase {
   {
     try translating {
       let sessions = try sessions(matching: filter)
-      let unmatched = try unmatchedFilters(filter, in: sessions)
+      return try changes(
+        of: sessions, filter: filter, options: options,
+        unmatched: try unmatchedFilters(filter, in: sessions))
+    }
+  }
+
+  /// The change points over `sessions`, as ``changes(matching:options:)`` finds them; the
+  /// filter's handler filters and method apply.
+  func changes(
+    of sessions: [SessionSummary], filter: QueryFilter, options: ChangeOptions,
+    unmatched: [String] = []
+  ) throws -> ChangesAnswer {
+    try translating {
       var byCommit: [String: [SessionSummary]] = [:]
       var withoutCommit: [Int64] = []
       for session in sessions {

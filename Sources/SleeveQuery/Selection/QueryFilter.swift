@@ -48,6 +48,12 @@ public struct QueryFilter: Equatable, Sendable {
   /// history's, both read from one scratch file. `nil`: every number.
   package var sessionNumbers: [ClosedRange<Int64>]?
 
+  /// A baseline selection's `since=change`: each handler is judged against the sessions since
+  /// its own last change point (``QueryDatabase/handlerBaselines(of:filter:minSamples:)``).
+  /// Read only by comparisons; ``QueryDatabase/sessions(matching:checkingSummaries:)``
+  /// selects the sessions the change points are searched in, as if it were not set.
+  public var sinceChange = false
+
   /// The shortest commit prefix `commit` matches by (`git`'s shortest abbreviation).
   public static let minimumCommitPrefix = 4
 
