@@ -8,8 +8,9 @@ reference Sleeve's ChangePointSearch is pinned to.
       recomputes every series of FILE with the installed Otava and exits 1 on any difference
       from what FILE records (the proof that the fixture is Otava's answer);
   otava-change-points.py csv DIR
-      runs Otava over every DIR/*.csv (one series a file, one value a line) and prints the
-      change-point count: the benchmark's reference run.
+      runs Otava (min_magnitude 0.05) over every DIR/*.csv (one series a file, one value a
+      line) and prints one line `NAME INDEX RETESTED_P RETESTED_MAGNITUDE` per change point
+      (its t-test rerun on its final neighbouring segments): the benchmark's reference run.
 
 Otava is imported for its analysis module only (numpy and scipy), so it is installed with
 --no-deps (scripts/requirements-otava.txt).
@@ -133,13 +134,18 @@ def check(path):
 
 
 def csv(directory):
-    count = 0
     for name in sorted(os.listdir(directory)):
         if name.endswith(".csv"):
             with open(os.path.join(directory, name)) as f:
                 values = [float(line) for line in f if line.strip()]
-            count += len(otava(values, 0.05))
-    print(count)
+            points, _ = compute_change_points(
+                values, window_len=WINDOW, max_pvalue=MAX_P, min_magnitude=0.05)
+            bounds = [0] + [p.index for p in points] + [len(values)]
+            tester = TTestSignificanceTester(MAX_P)
+            for i, p in enumerate(points):
+                stats = tester.compare(
+                    values[bounds[i]:bounds[i + 1]], values[bounds[i + 1]:bounds[i + 2]])
+                print(name[:-4], p.index, float(stats.pvalue), float(stats.change_magnitude()))
 
 
 if __name__ == "__main__":

@@ -78,7 +78,13 @@ enum LatencyFixture {
     return timing
   }
 
-  private static func writeSession(
+  /// The name of handler `index`: `handler-05`.
+  static func handlerName(_ index: Int) -> String {
+    "handler-\(index < 10 ? "0" : "")\(index)"
+  }
+
+  /// Writes one ended session of `outcomes` outcomes over `handlers` handlers of one button.
+  static func writeSession(
     _ session: Int64, name: String, outcomes: Int, handlers: Int, seed: UInt64, shape: Shape,
     into connection: Connection
   ) throws {
@@ -96,7 +102,7 @@ enum LatencyFixture {
       try registration.bind(base | Int64(handler + 1), at: 1)
       try registration.bind(session, at: 2)
       try registration.bind(base | 1, at: 3)
-      try registration.bind("handler-\(handler < 10 ? "0" : "")\(handler)", at: 4)
+      try registration.bind(handlerName(handler), at: 4)
       try registration.run()
     }
     let fire = try connection.prepare(

@@ -15,6 +15,11 @@
 //   SleeveBench summaries-db S N H PATH        writes S ended sessions of N outcomes each over
 //                                               H handlers into PATH and summarizes each;
 //                                               prints the seconds writing and summarizing took
+//   SleeveBench changes-db C H N PATH PLAN      writes C commits on main, one summarized
+//                                               session each of N outcomes per handler over H
+//                                               handlers, with planted changes (listed in PLAN)
+//   SleeveBench changes-series PATH DIR         writes each handler's per-commit p50 to
+//                                               DIR/<handler>.csv (for Apache Otava)
 //   SleeveBench latency-query METHOD PATH R     times the latency query per handler over every
 //                                               session of PATH in process (METHOD: histogram,
 //                                               exact or auto), R runs after one untimed;
@@ -76,6 +81,15 @@ do {
     let timing = try LatencyFixture.writeSummarized(
       sessions: sessions, outcomes: outcomes, handlers: handlers, path: arguments[4])
     print(timing.writeSeconds, timing.summarizeSeconds)
+  case "changes-db" where arguments.count == 6:
+    guard let commits = Int(arguments[1]), let handlers = Int(arguments[2]),
+      let outcomes = Int(arguments[3]), commits > 0, handlers > 0, outcomes > 0
+    else { throw BenchFailure("bad changes-db arguments") }
+    try ChangesFixture.write(
+      commits: commits, handlers: handlers, outcomesPerHandler: outcomes, path: arguments[4],
+      plan: arguments[5])
+  case "changes-series" where arguments.count == 3:
+    try ChangesFixture.writeSeries(path: arguments[1], directory: arguments[2])
   case "latency-query" where arguments.count == 4:
     guard let method = AnswerMethod(rawValue: arguments[1]), let runs = Int(arguments[3]),
       runs > 0

@@ -104,9 +104,11 @@ struct ChangesCommandTests {
     #expect(since.error.contains(note), "\(since.error)")
     let whole = await CLIRunner.run(["diff", "--db", path, "--baseline", "branch=main", "--wide"])
     func baseN(_ out: String) -> Int? {
-      out.split(separator: "\n").first { $0.contains("checkout.pay/charge-card") }
-        .flatMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first }
-        .flatMap { Int($0) }
+      out.split(separator: "\n").first {
+        $0.hasPrefix("regressed") && $0.contains("checkout.pay/charge-card")
+      }
+      .flatMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first }
+      .flatMap { Int($0) }
     }
     // 8 sessions since the change against all 14 of main: fewer invocations in the baseline.
     let sinceN = try #require(baseN(since.out), "\(since.out)")
@@ -124,5 +126,64 @@ struct ChangesCommandTests {
     let twice = await CLIRunner.run(
       ["diff", "--db", path, "--baseline", "branch=main,since=change,since=2h"])
     #expect(twice.exit == 64 && twice.error.contains("'since' is given twice"), "\(twice.error)")
+  }
+
+  @Test("diff names the change point inside its baseline, and the HTML trend chart marks it")
+  func diffAndTrendMarkTheChange() async throws {
+    let (path, _) = await RecordedHistory.shared.recorded()
+    let note =
+      "Change point in the baseline: checkout.pay/charge-card p50 +41.42% at commit "
+      + "\(DemoHistory.slowdownCommit) (25.3 µs → 35.7 µs; 6 commits before, 4 after)."
+    let table = await CLIRunner.run(["diff", "--db", path, "--baseline", "branch=main"])
+    #expect(table.out.contains(note + "\n"), "\(table.out.prefix(800))")
+    #expect(table.out.contains("add since=change to --baseline"))
+    let since = await CLIRunner.run(
+      ["diff", "--db", path, "--baseline", "branch=main,since=change", "--format", "markdown"])
+    #expect(since.out.contains(note + "\n\n"), "\(since.out.prefix(800))")
+    #expect(!since.out.contains("add since=change"), "already given")
+    let json = await CLIRunner.run(
+      ["diff", "--db", path, "--baseline", "branch=main", "--format", "json"])
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+    let changes = try #require(document["baselineChanges"] as? [[String: Any]])
+    #expect(changes.map { $0["firstCommit"] as? String } == [DemoHistory.slowdownCommit])
+    // The last 4 sessions hold one level: nothing changed inside that baseline.
+    let recent = await CLIRunner.run(
+      ["diff", "--db", path, "--baseline", "branch=main,last=4", "--format", "json"])
+    #expect(
+      recent.out.contains("\"baselineChanges\": [\n\n  ]")
+        || recent.out.contains("\"baselineChanges\": []"), "\(recent.out.suffix(300))")
+
+    let report = await CLIRunner.run(
+      ["report", "--db", path, "--baseline", "branch=main", "--format", "html"])
+    #expect(report.exit == 0 || report.exit == 1, "\(report.error)")
+    func chart(_ title: String) throws -> String {
+      let start = try #require(report.out.range(of: "aria-label=\"\(title): error rate"))
+      let end = try #require(report.out[start.upperBound...].range(of: "</svg>"))
+      return String(report.out[start.lowerBound..<end.upperBound])
+    }
+    let charge = try chart("checkout.pay/charge-card")
+    // charge-card's p99 moved at the slowdown (399.9 µs to 600.0 µs): one rule, two levels.
+    #expect(charge.components(separatedBy: "<line class=\"change\"").count - 1 == 1, "\(charge)")
+    #expect(charge.components(separatedBy: "<line class=\"level\"").count - 1 == 2)
+    #expect(
+      charge.contains("p99 change at commit \(DemoHistory.slowdownCommit): 399.9 µs → 600.0 µs"))
+    let steady = try chart("checkout.pay/submit-order")
+    #expect(!steady.contains("class=\"change\""), "submit-order never changed on main")
+  }
+}
+
+@Suite("The change-point guide")
+struct ChangesGuideTests {
+  @Test("the guide's demo table is what sleeve changes prints on demo --history")
+  func guideShowsTheRealAnswer() async throws {
+    let (path, _) = await RecordedHistory.shared.recorded()
+    let page = try ReadmeSnippet.text(of: "docs/guide/changes.md")
+    let shown = try #require(
+      ReadmeSnippet.between("<!-- changes-demo:begin -->", "<!-- changes-demo:end -->", in: page))
+    let run = await CLIRunner.run(
+      ["changes", "--db", path, "--branch", "main", "--format", "markdown"])
+    #expect(run.exit == 0)
+    #expect(shown.joined(separator: "\n") + "\n" == run.out, "\(run.out)")
   }
 }

@@ -36,6 +36,8 @@ struct ChangePointTests {
       // scipy's t.isf(0.001, 2) is 22.32712476997543, 1.4e-10 off: this is the root of the
       // closed form 1/2 · (1 − t/√(t² + 2)) = 0.001 (mpmath, 40 digits).
       (0.001, 2.0, 22.327124770119875),
+      // df = 1 is Cauchy: tan(π(1/2 − 0.025)) (scipy's isf says 12.706204736432102).
+      (0.025, 1.0, 12.706204736174696), (0.3, 200.0, 0.5252373340154749),
     ])
   func tQuantilesMatchScipy(tail: Double, degrees: Double, scipy: Double) {
     let t = StudentT.inverseSurvival(tail, degrees: degrees)
@@ -207,5 +209,45 @@ struct ChangePointFalsePositiveTests {
     }
     print("A/A at the defaults: \(seeds.count) of 200 series show a false change point")
     #expect(seeds.count <= 2, "seeds with a false change point: \(seeds)")
+  }
+}
+
+@Suite("Change points: error rates by their counts")
+struct ChangePointCountTests {
+  @Test(
+    "Fisher's exact test matches scipy.stats.fisher_exact (two-sided)",
+    arguments: [
+      (4, 150, 49, 9_800, 0.008197653902615837), (10, 100, 2, 100, 0.03304010932418497),
+      (0, 50, 5, 50, 0.05628449442882433), (3, 1_000, 3, 1_000, 1.0),
+      (40, 1_000, 5, 1_000, 5.798598501127194e-08),
+    ])
+  func fisherMatchesScipy(failed1: Int, ran1: Int, failed2: Int, ran2: Int, scipy: Double) {
+    let p = FisherExactTest.twoSidedP(failed1: failed1, ran1: ran1, failed2: failed2, ran2: ran2)
+    #expect(abs(p - scipy) <= 1e-9 * scipy, "\(failed1)/\(ran1) against \(failed2)/\(ran2): \(p)")
+  }
+
+  @Test("three commits with one or two failures in 50 each are not a change; a real rise is")
+  func sparseFailuresNeedTheirCounts() {
+    // 97 commits of 50 invocations, a failure in every fifth (0.4%), then three commits with
+    // 1, 2 and 1 failures: the t-test alone calls the last three a new level (Otava 0.8.0
+    // does, at index 97, p = 7.4e-6); their counts do not (4 in 150 against 20 in 4,850:
+    // Fisher's p = 0.005).
+    var failed = (0..<100).map { $0 % 5 == 0 ? 1 : 0 }
+    failed[97] = 1
+    failed[98] = 2
+    failed[99] = 1
+    let counts = failed.map { ChangePointSearch.Counts(failed: $0, ran: 50) }
+    let rates = failed.map { Double($0) / 50 }
+    var options = ChangePointSearch.Options()
+    options.magnitude = .absolute
+    options.minMagnitude = 0.01
+    let search = ChangePointSearch(options: options)
+    #expect(search.changePoints(in: rates).map(\.index) == [97], "the t-test alone")
+    #expect(search.changePoints(in: rates, counts: counts).isEmpty)
+    // From commit 60 on, 3 failures in 50 (6%): a change the counts confirm.
+    for index in 60..<100 { failed[index] = 3 }
+    let risen = failed.map { ChangePointSearch.Counts(failed: $0, ran: 50) }
+    let found = search.changePoints(in: failed.map { Double($0) / 50 }, counts: risen)
+    #expect(found.map(\.index) == [60])
   }
 }

@@ -55,11 +55,20 @@ enum DiffCommand: Command {
       context.console.error("Note: \(TerminalText.escaped(note))\n")
     }
     let diff = answer.diff
+    let changes = answer.baselineChanges.map { ChangeRow(change: $0, isNew: false) }
+    let changeNotes =
+      changes.map(\.baselineNote)
+      + (changes.isEmpty || sides.baseline.sinceChange
+        ? []
+        : [
+          "To judge each handler against the baseline's runs since its own last change, add since=change to --baseline."
+        ])
     if let ci = format.ci {
       try ci.emit(CIReport.diff(diff), context: context)
     } else if context.format == .markdown {
       context.console.out(
-        DiffTable.markdown(diff, title: "sleeve diff") + stageSections(answer, context))
+        DiffTable.markdown(diff, title: "sleeve diff", notes: changeNotes)
+          + stageSections(answer, context))
     } else {
       let rollouts = answer.rollouts.map { side, flags in
         (
@@ -74,8 +83,9 @@ enum DiffCommand: Command {
           header: [
             DiffTable.summary(diff) + ". " + DiffTable.sidesLine(diff) + " "
               + answer.plan.sentence(showsStages: answer.showsStages)
-          ],
-          trailingFields: answer.showsStages ? [("rollouts", .object(rollouts))] : []))
+          ] + changeNotes,
+          trailingFields: [("baselineChanges", ChangeRow.columns.json(changes))]
+            + (answer.showsStages ? [("rollouts", .object(rollouts))] : [])))
       if context.format == .table { context.console.out(stageSections(answer, context)) }
     }
     return .success

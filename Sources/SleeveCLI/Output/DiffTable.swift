@@ -121,16 +121,17 @@ enum DiffTable {
   /// The JSON of a comparison, with stable keys.
   static func json(_ diff: BaselineDiff) -> JSONValue { view(diff).json }
 
-  /// A PR comment: the summary line, the rows that matter (every verdict but `unchanged`) as a
-  /// table, and the unchanged rows folded under `<details>`. Every cell is escaped with
-  /// `MarkdownText`.
-  static func markdown(_ diff: BaselineDiff, title: String) -> String {
+  /// A PR comment: the summary line, each of `notes` (a paragraph each: the baseline's change
+  /// points), the rows that matter (every verdict but `unchanged`) as a table, and the
+  /// unchanged rows folded under `<details>`. Every cell is escaped with `MarkdownText`.
+  static func markdown(_ diff: BaselineDiff, title: String, notes: [String] = []) -> String {
     let columns = DiffRow.columns(for: diff)
     let matter = columns.table(diff.rows.filter { $0.verdict != .unchanged })
     let rest = columns.table(diff.rows.filter { $0.verdict == .unchanged })
     var out = "### \(MarkdownText.escaped(title))\n\n"
     out +=
       "**\(MarkdownText.escaped(summary(diff)))**. \(MarkdownText.escaped(sidesLine(diff)))\n\n"
+    out += notes.map { MarkdownText.escaped($0) + "\n\n" }.joined()
     if !matter.rows.isEmpty { out += matter.markdown + "\n" }
     if !rest.rows.isEmpty {
       out += "<details><summary>\(rest.rows.count) unchanged</summary>\n\n"

@@ -62,7 +62,8 @@ enum HTMLReport {
         trend.points.contains { $0.errorRate > 0 } || flagged.contains(trend.key.display)
       }
       body += "<h2>Trend</h2><p class=\"note\">Per handler, error rate (bars) and p99 (line) "
-      body += "in each session, oldest first; baseline sessions in grey."
+      body += "in each session, oldest first; baseline sessions in grey; a dashed rule marks "
+      body += "a change point inside the baseline (sleeve changes), its two levels dotted."
       if left > 0 {
         body +=
           " \(drawn.count) of \(trends.count) handlers: every one that failed or regressed, "

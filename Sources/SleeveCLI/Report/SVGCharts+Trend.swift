@@ -51,6 +51,7 @@ extension SVGCharts {
         + "stroke=\"\(colors.disabled)\" stroke-width=\"2\"/>"
     }
     svg += dots
+    svg += changeMarks(trend, slot: slot, topRate: topRate, topP99: topP99)
     // The key sits in the x label's row, clear of the bars.
     let key = [
       ("error rate (left)", colors.on), ("p99 (right)", colors.disabled),
@@ -63,5 +64,58 @@ extension SVGCharts {
         + "font-size=\"11\">\(MarkupText.escaped(name))</text>"
     }
     return svg + "</svg>"
+  }
+
+  /// Each change point of the baseline: a dashed vertical rule before the first session of its
+  /// first commit, and its two levels as thin lines on their axis (p99 on the right, error
+  /// rate on the left), each from the previous change of the metric (or the first session) to
+  /// the next (or the last baseline session); a `<title>` on each says what changed.
+  private static func changeMarks(
+    _ trend: HandlerTrend, slot: Double, topRate: Double, topP99: Double
+  ) -> String {
+    let count = max(trend.points.count, 1)
+    /// The left edge of the slot of the first session of `change`'s first commit.
+    func boundary(_ change: HandlerChange) -> Double? {
+      let sessions = Set(change.firstCommit.sessions)
+      return trend.points.firstIndex { sessions.contains($0.session) }.map {
+        plotX(Double($0) / Double(count))
+      }
+    }
+    let lastBaseline = trend.points.lastIndex { $0.isBaseline }.map {
+      plotX(Double($0 + 1) / Double(count))
+    }
+    var svg = ""
+    for metric in [ChangeMetric.p99, .errorRate] {
+      let changes = trend.changes.filter { $0.metric == metric }
+      let bounds = changes.map(boundary)
+      for (index, change) in changes.enumerated() {
+        guard let x = bounds[index] else { continue }
+        let before = index == 0 ? plotX(0) : bounds[index - 1] ?? plotX(0)
+        let after = index + 1 < bounds.count ? bounds[index + 1] ?? x : lastBaseline ?? x
+        let row = ChangeRow(change: change, isNew: false)
+        let title = MarkupText.escaped(
+          "\(metric.rawValue) change at commit \(ChangeRow.short(change.firstCommit.commit)): "
+            + "\(ChangeRow.value(change.comparison.before.mean, metric)) → "
+            + "\(ChangeRow.value(change.comparison.after.mean, metric)) (\(row.changeText)), p "
+            + NumberText.pValue(change.comparison.pValue))
+        let color = metric == .p99 ? colors.disabled : colors.on
+        func y(_ level: Double) -> Double {
+          plotY(min(metric == .p99 ? level / topP99 : level / topRate, 1))
+        }
+        svg +=
+          "<line class=\"change\" x1=\"\(fixed(x))\" y1=\"\(fixed(plotY(1)))\" "
+          + "x2=\"\(fixed(x))\" y2=\"\(fixed(plotY(0)))\" stroke=\"#444\" "
+          + "stroke-dasharray=\"4 3\"><title>\(title)</title></line>"
+        for (from, to, level) in [
+          (before, x, change.comparison.before.mean), (x, after, change.comparison.after.mean),
+        ] where to > from {
+          svg +=
+            "<line class=\"level\" x1=\"\(fixed(from))\" y1=\"\(fixed(y(level)))\" "
+            + "x2=\"\(fixed(to))\" y2=\"\(fixed(y(level)))\" stroke=\"\(color)\" "
+            + "stroke-width=\"1\" stroke-dasharray=\"2 2\"><title>\(title)</title></line>"
+        }
+      }
+    }
+    return svg
   }
 }

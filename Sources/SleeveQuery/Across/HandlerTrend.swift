@@ -21,10 +21,14 @@ public struct HandlerTrend: Sendable {
   public let n: Int
   /// One point per session that ran it, oldest first.
   public let points: [Point]
+  /// The change points of its p99 and error rate inside the baseline, oldest first
+  /// (``QueryDatabase/changes(matching:options:)`` with ``ChangeOptions``' defaults otherwise).
+  public var changes: [HandlerChange] = []
 }
 
 extension QueryDatabase {
-  /// Each handler's trend over `sessions` (oldest first), most invoked handler first.
+  /// Each handler's trend over `sessions` (oldest first), most invoked handler first, with the
+  /// change points of its p99 and error rate over the baseline's sessions.
   ///
   /// - Parameter baseline: The ids of the sessions to mark as baseline.
   public func trends(of sessions: [SessionSummary], filter: QueryFilter, baseline: Set<Int64>)
@@ -47,9 +51,20 @@ extension QueryDatabase {
         }
       }
     }
+    var options = ChangeOptions()
+    options.metrics = [.p99, .errorRate]
+    let baselineSessions = sessions.filter { baseline.contains($0.id) }
+    let changes =
+      baselineSessions.isEmpty
+      ? [:]
+      : Dictionary(
+        grouping: try self.changes(of: baselineSessions, filter: filter, options: options)
+          .changes.reversed(), by: \.key)
     return order.map { key in
       let series = points[key] ?? []
-      return HandlerTrend(key: key, n: series.reduce(0) { $0 + $1.n }, points: series)
+      var trend = HandlerTrend(key: key, n: series.reduce(0) { $0 + $1.n }, points: series)
+      trend.changes = changes[key] ?? []
+      return trend
     }.sorted { ($1.n, $0.key.display) < ($0.n, $1.key.display) }
   }
 }

@@ -11,6 +11,9 @@ public struct DiffAnswer: Sendable {
   /// One sentence per `--control`, `--handler` or `--flag` filter that matched nothing
   /// (``QueryDatabase/unmatchedFilters(_:)``).
   public let unmatchedFilters: [String]
+  /// The change points inside the baseline, newest first (handler grouping; p50 and error
+  /// rate with ``ChangeOptions``' defaults): where main itself moved between its runs.
+  public let baselineChanges: [HandlerChange]
 
   /// Whether any side has a served share to show.
   public var showsStages: Bool { rollouts.contains { !$0.flags.isEmpty } }
@@ -34,12 +37,15 @@ extension QueryDatabase {
         baseline: baseline, candidate: candidate, filter: filter, by: grouping,
         options: options, eachAlone: false, plan: plan, baselines: baselines
       ).together
+      let baselineChanges =
+        grouping == .handler
+        ? try changes(of: baseline, filter: filter, options: ChangeOptions()).changes : []
       return DiffAnswer(
         plan: plan, diff: diff,
         rollouts: [
           (.baseline, try rolloutStages(in: baseline, filter: filter)),
           (.candidate, try rolloutStages(in: candidate, filter: filter)),
-        ], unmatchedFilters: unmatched)
+        ], unmatchedFilters: unmatched, baselineChanges: baselineChanges)
     }
   }
 }

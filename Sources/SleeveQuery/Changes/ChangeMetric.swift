@@ -77,6 +77,7 @@ public struct ChangeOptions: Equatable, Sendable {
       + "\(window) commits; each change tested by Student's t-test with pooled variance "
       + "between the levels beside it, kept at p < \(maxP) (Hunter's merge, as Apache Otava "
       + "0.8.0); \(rule); each level at least \(minCommits) commit\(minCommits == 1 ? "" : "s"). Error rates are the "
-      + "per-commit proportions failed/ran, tested the same way."
+      + "per-commit proportions failed/ran, tested the same way and by Fisher's exact test on "
+      + "the failed and ran counts of each level (the larger p-value decides)."
   }
 }

@@ -53,6 +53,20 @@ public struct ChangePointSearch: Sendable {
     case absolute
   }
 
+  /// The counts behind one value of a rate: its failed of its ran.
+  public struct Counts: Equatable, Sendable {
+    /// Invocations that failed.
+    public let failed: Int
+    /// Invocations that ran.
+    public let ran: Int
+
+    /// `failed` of `ran` (clamped to 0 ≤ failed ≤ ran).
+    public init(failed: Int, ran: Int) {
+      self.ran = max(0, ran)
+      self.failed = min(max(0, failed), self.ran)
+    }
+  }
+
   /// One change point.
   public struct Point: Equatable, Sendable {
     /// The index of the first value after the change.
@@ -70,9 +84,21 @@ public struct ChangePointSearch: Sendable {
     self.options = options
   }
 
-  /// The change points of `series`, oldest first.
-  public func changePoints(in series: [Double]) -> [Point] {
-    merge(split(series), in: series)
+  /// The change points of `series`, oldest first. With `counts` (one per value: the failed
+  /// and ran behind a rate), each split is also tested on its pooled counts
+  /// (``SegmentComparison``).
+  public func changePoints(in series: [Double], counts: [Counts]? = nil) -> [Point] {
+    precondition(counts == nil || counts!.count == series.count)
+    return merge(split(series, counts: counts), in: series, counts: counts)
+  }
+
+  /// `series[range]` split at `index` and compared (by counts too, when given).
+  private func compare(
+    _ series: [Double], counts: [Counts]?, _ range: Range<Int>, at index: Int
+  ) -> SegmentComparison {
+    SegmentComparison(
+      before: series[range.lowerBound..<index], after: series[index..<range.upperBound],
+      counts: counts.map { ($0[range.lowerBound..<index], $0[index..<range.upperBound]) })
   }
 
   /// The change's size as ``Options/magnitude`` measures it.
@@ -84,26 +110,27 @@ public struct ChangePointSearch: Sendable {
   }
 
   /// The weak change points: every window's, retested over the whole series.
-  func split(_ series: [Double]) -> [Point] {
+  func split(_ series: [Double], counts: [Counts]? = nil) -> [Point] {
     let step = options.window / 2
     var found: Set<Int> = []
     var start = 0
     while start < series.count {
       let end = min(start + options.window, series.count)
-      let points = windowPoints(series[start..<end]).map { $0 + start }
+      let points = windowPoints(series, counts: counts, start..<end)
       found.formUnion(points)
       start = max(points.last ?? 0, start + step)
     }
-    return retest(found.sorted(), in: series)
+    let indices = found.sorted()
+    return indices.indices.map { retest(at: $0, of: indices, in: series, counts: counts) }
   }
 
-  /// One window's change points (indices into `window`, ascending).
-  private func windowPoints(_ window: ArraySlice<Double>) -> [Int] {
-    let values = Array(window)
-    let statistic = EnergyStatistic(values)
+  /// One window's change points (indices into `series`, ascending).
+  private func windowPoints(_ series: [Double], counts: [Counts]?, _ window: Range<Int>) -> [Int] {
+    let statistic = EnergyStatistic(series[window])
+    let offset = window.lowerBound
     var points: [Int] = []
     while true {
-      let bounds = [0] + points + [values.count]
+      let bounds = [0] + points + [window.count]
       var best: (tau: Int, q: Double, range: Range<Int>)?
       for (low, high) in zip(bounds, bounds.dropFirst()) where high - low > 1 {
         let candidate = statistic.candidate(in: low..<high)
@@ -112,32 +139,27 @@ public struct ChangePointSearch: Sendable {
         }
       }
       guard let best else { break }
-      let comparison = SegmentComparison(
-        before: values[best.range.lowerBound..<best.tau],
-        after: values[best.tau..<best.range.upperBound])
+      let comparison = compare(
+        series, counts: counts,
+        (best.range.lowerBound + offset)..<(best.range.upperBound + offset), at: best.tau + offset)
       guard comparison.pValue <= options.firstPassP else { break }
       points.insert(best.tau, at: points.firstIndex { $0 > best.tau } ?? points.count)
     }
-    return points
-  }
-
-  /// `indices` (ascending) each compared with its neighbours' segments.
-  private func retest(_ indices: [Int], in series: [Double]) -> [Point] {
-    indices.indices.map { retest(at: $0, of: indices, in: series) }
+    return points.map { $0 + offset }
   }
 
   /// The change point `indices[position]` compared with its neighbours' segments.
-  private func retest(at position: Int, of indices: [Int], in series: [Double]) -> Point {
+  private func retest(
+    at position: Int, of indices: [Int], in series: [Double], counts: [Counts]?
+  ) -> Point {
     let low = position == 0 ? 0 : indices[position - 1]
     let high = position == indices.count - 1 ? series.count : indices[position + 1]
     let index = indices[position]
-    return Point(
-      index: index,
-      comparison: SegmentComparison(before: series[low..<index], after: series[index..<high]))
+    return Point(index: index, comparison: compare(series, counts: counts, low..<high, at: index))
   }
 
   /// The merge step: removes the weakest until every point is significant and large enough.
-  func merge(_ weak: [Point], in series: [Double]) -> [Point] {
+  func merge(_ weak: [Point], in series: [Double], counts: [Counts]? = nil) -> [Point] {
     var points = weak
     while !points.isEmpty {
       var weakest = Self.first(of: points) { $0.comparison.pValue > $1.comparison.pValue }
@@ -153,7 +175,7 @@ public struct ChangePointSearch: Sendable {
       points.remove(at: weakest)
       let indices = points.map(\.index)
       for neighbour in [weakest - 1, weakest] where points.indices.contains(neighbour) {
-        points[neighbour] = retest(at: neighbour, of: indices, in: series)
+        points[neighbour] = retest(at: neighbour, of: indices, in: series, counts: counts)
       }
     }
     return points

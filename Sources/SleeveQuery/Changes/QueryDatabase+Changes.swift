@@ -37,7 +37,10 @@ extension QueryDatabase {
       let plan = try answerPlan(for: read, method: filter.method, grouping: .handler)
       let percentiles = options.metrics.compactMap(\.percentile)
 
-      var pooled: [GroupKey: [(commit: Int, tally: GroupTally, values: [Double?])]] = [:]
+      // Per handler, what each commit's pooled tally gives: only the figures, never the tally
+      // (its durations, histogram and failure kinds would be copied a thousand times).
+      var pooled: [GroupKey: [CommitRun]] = [:]
+      var sites: [GroupKey: String] = [:]
       var order: [GroupKey] = []
       for (position, commit) in commits.enumerated() {
         var scan = OutcomeScan(
@@ -46,34 +49,42 @@ extension QueryDatabase {
         scan.byIdentity = true
         scan.plan = plan
         for var group in try scan.run() where group.ran > 0 {
-          let values =
-            percentiles.isEmpty
-            ? [] : LatencyRow(&group, percentiles: percentiles).points.map(\.nanoseconds)
+          // From a summary, straight from its histogram (the row's mean and extremes unused).
+          let values: [Double?] =
+            if let histogram = group.histogram {
+              percentiles.map { histogram.lowerPercentile($0) }
+            } else if percentiles.isEmpty {
+              []
+            } else {
+              LatencyRow(&group, percentiles: percentiles).points.map(\.nanoseconds)
+            }
           if pooled[group.groupKey] == nil { order.append(group.groupKey) }
-          pooled[group.groupKey, default: []].append((position, group, values))
+          if let site = group.site { sites[group.groupKey] = site }
+          pooled[group.groupKey, default: []].append(
+            CommitRun(commit: position, ran: group.ran, failed: group.failed, values: values))
         }
       }
 
       var series: [HandlerSeries] = []
       for key in order {
         let runs = pooled[key] ?? []
-        let site = runs.last { $0.tally.site != nil }?.tally.site
+        let site = sites[key]
         for metric in options.metrics {
           let slot = metric.percentile.flatMap { percentiles.firstIndex(of: $0) }
           let points: [CommitValue] = runs.compactMap { run in
             let value: Double? =
-              if let slot { run.values[slot] } else {
-                Double(run.tally.failed) / Double(run.tally.ran)
-              }
+              if let slot { run.values[slot] } else { Double(run.failed) / Double(run.ran) }
             guard let value else { return nil }
             let commit = commits[run.commit]
             return CommitValue(
               commit: commit.0, startedUnixNanoseconds: commit.1,
-              sessions: commit.2.map(\.id),
-              ran: run.tally.ran, failed: run.tally.failed, value: value)
+              sessions: commit.2.map(\.id), ran: run.ran, failed: run.failed, value: value)
           }
           let found = options.search(for: metric, relativeError: plan.relativeError)
-            .changePoints(in: points.map(\.value))
+            .changePoints(
+              in: points.map(\.value),
+              counts: metric == .errorRate
+                ? points.map { .init(failed: $0.failed, ran: $0.ran) } : nil)
           let changes = found.enumerated().map { position, point in
             HandlerChange(
               key: key, site: site, metric: metric, index: point.index,
@@ -101,4 +112,13 @@ extension QueryDatabase {
         relativeError: plan.relativeError, unmatchedFilters: unmatched)
     }
   }
+}
+
+/// One commit's figures for one handler: invocations that ran and failed, and the percentiles
+/// asked for (nanoseconds, in the order asked).
+private struct CommitRun {
+  let commit: Int
+  let ran: Int
+  let failed: Int
+  let values: [Double?]
 }

@@ -8,9 +8,18 @@ public struct SegmentLevel: Equatable, Sendable {
   /// Their standard deviation with divisor n (numpy's `std`, as the change-point test takes
   /// it); 0 for one value.
   public let populationDeviation: Double
+  /// Σ (x − mean)².
+  private let squares: Double
+
   /// The 95% Student's t interval for the mean (divisor n − 1, n − 1 degrees of freedom);
-  /// `nil` for one value.
-  public let interval: ClosedRange<Double>?
+  /// `nil` for one value. Computed when asked (the search tests many splits it never shows).
+  public var interval: ClosedRange<Double>? {
+    guard count >= 2 else { return nil }
+    let n = Double(count)
+    let half =
+      StudentT.inverseSurvival(0.025, degrees: n - 1) * (squares / (n - 1) / n).squareRoot()
+    return (mean - half)...(mean + half)
+  }
 
   /// The level of `values` (at least one).
   init(_ values: ArraySlice<Double>) {
@@ -21,13 +30,7 @@ public struct SegmentLevel: Equatable, Sendable {
     self.count = values.count
     self.mean = mean
     self.populationDeviation = values.count >= 2 ? (squares / n).squareRoot() : 0
-    if values.count >= 2 {
-      let half =
-        StudentT.inverseSurvival(0.025, degrees: n - 1) * (squares / (n - 1) / n).squareRoot()
-      self.interval = (mean - half)...(mean + half)
-    } else {
-      self.interval = nil
-    }
+    self.squares = squares
   }
 }
 
@@ -35,16 +38,29 @@ public struct SegmentLevel: Equatable, Sendable {
 /// Student's t-test with pooled variance on their values (scipy's `ttest_ind_from_stats` with
 /// the deviations of ``SegmentLevel/populationDeviation``), p = 1 when both hold two values or
 /// fewer together, and p = 1 when neither varies nor differs (0/0).
+///
+/// For a rate with its counts (failed of ran per value), the change must also show in the
+/// counts: the p-value is the larger of the t-test's and Fisher's exact test's on the pooled
+/// counts of each side (``FisherExactTest``). The t-test alone reads three commits with one
+/// failure in 50 each as a level far above commits with none; the counts say four failures
+/// in 150 invocations happen at 0.5% (p = 0.008). The t-test in turn guards against a
+/// difference in counts that varies more between commits than within them.
 public struct SegmentComparison: Equatable, Sendable {
   /// The values before the change.
   public let before: SegmentLevel
   /// The values from the change on.
   public let after: SegmentLevel
-  /// The test's two-sided p-value.
+  /// The test's two-sided p-value (for a rate with counts, the larger of the two tests').
   public let pValue: Double
 
-  /// `before` and `after` compared.
-  init(before: ArraySlice<Double>, after: ArraySlice<Double>) {
+  /// `before` and `after` compared; with `counts` (the same positions' failed and ran), by
+  /// their counts too.
+  init(
+    before: ArraySlice<Double>, after: ArraySlice<Double>,
+    counts: (
+      before: ArraySlice<ChangePointSearch.Counts>, after: ArraySlice<ChangePointSearch.Counts>
+    )? = nil
+  ) {
     let left = SegmentLevel(before)
     let right = SegmentLevel(after)
     self.before = left
@@ -61,7 +77,17 @@ public struct SegmentComparison: Equatable, Sendable {
         + (n2 - 1) * right.populationDeviation * right.populationDeviation) / degrees
     let t = (left.mean - right.mean) / (pooled * (1 / n1 + 1 / n2)).squareRoot()
     let p = StudentT.twoSidedP(t, degrees: degrees)
-    self.pValue = p.isNaN ? 1 : p
+    var pValue = p.isNaN ? 1 : p
+    if let counts {
+      let sum = { (side: ArraySlice<ChangePointSearch.Counts>) in
+        side.reduce((failed: 0, ran: 0)) { ($0.failed + $1.failed, $0.ran + $1.ran) }
+      }
+      let (l, r) = (sum(counts.before), sum(counts.after))
+      pValue = max(
+        pValue,
+        FisherExactTest.twoSidedP(failed1: l.failed, ran1: l.ran, failed2: r.failed, ran2: r.ran))
+    }
+    self.pValue = pValue
   }
 
   /// Apache Otava's change magnitude: the larger of |after/before − 1| and |before/after − 1|

@@ -23,8 +23,16 @@ enum StudentT {
     return t >= 0 ? half : 1 - half
   }
 
-  /// The t with P(T > t) = `tail` (scipy's `t.isf`), found by bisection on ``survival(_:degrees:)``
-  /// to a relative width of 1e-15: +∞ at 0, NaN outside 0…1.
+  /// The density of T at `t`.
+  static func density(_ t: Double, degrees: Double) -> Double {
+    let logNormalizer =
+      lgamma((degrees + 1) / 2) - lgamma(degrees / 2) - 0.5 * log(degrees * Double.pi)
+    return exp(logNormalizer - (degrees + 1) / 2 * log1p(t * t / degrees))
+  }
+
+  /// The t with P(T > t) = `tail` (scipy's `t.isf`): Newton steps on ``survival(_:degrees:)``
+  /// from the normal quantile until a step moves it by under 1e-15 relative, kept inside a
+  /// bracket that bisection narrows whenever a step would leave it: +∞ at 0, NaN outside 0…1.
   static func inverseSurvival(_ tail: Double, degrees: Double) -> Double {
     guard tail > 0, tail < 1, degrees > 0 else { return tail == 0 ? .infinity : .nan }
     if tail > 0.5 { return -inverseSurvival(1 - tail, degrees: degrees) }
@@ -32,12 +40,17 @@ enum StudentT {
     var low = 0.0
     var high = 1.0
     while survival(high, degrees: degrees) > tail && high < 1e300 { high *= 2 }
-    for _ in 0..<2_000 {
-      let middle = (low + high) / 2
-      if survival(middle, degrees: degrees) > tail { low = middle } else { high = middle }
-      if high - low <= 1e-15 * high { break }
+    var t = min(max(NormalDistribution.inverseSurvival(tail), low), high)
+    for _ in 0..<200 {
+      let excess = survival(t, degrees: degrees) - tail
+      if excess > 0 { low = t } else { high = t }
+      var next = t + excess / density(t, degrees: degrees)
+      if !(next > low && next < high) { next = (low + high) / 2 }
+      let moved = abs(next - t)
+      t = next
+      if moved <= 1e-15 * t || high - low <= 1e-15 * high { break }
     }
-    return (low + high) / 2
+    return t
   }
 }
 
@@ -56,8 +69,8 @@ enum RegularizedBeta {
     return 1 - exp(logFront) * fraction(1 - x, a: b, b: a) / b
   }
 
-  /// The continued fraction 1 / (1 + d₁ / (1 + d₂ / …)) of I_x(a, b), to a relative change
-  /// of 1e-16 or 1,000 terms.
+  /// The continued fraction 1 / (1 + d₁ / (1 + d₂ / …)) of I_x(a, b), until a pair of terms
+  /// changes it by under 4 ulp (relative 1e-15) or after 1,000 pairs.
   private static func fraction(_ x: Double, a: Double, b: Double) -> Double {
     let tiny = 1e-300
     var c = 1.0
@@ -79,7 +92,7 @@ enum RegularizedBeta {
         d = 1 / d
         result *= d * c
       }
-      if abs(d * c - 1) < 1e-16 { break }
+      if abs(d * c - 1) < 1e-15 { break }
     }
     return result
   }

@@ -26,6 +26,18 @@ struct ChangeRow: Sendable {
     return change.relativeChange.map(NumberText.signedPercent) ?? "-"
   }
 
+  /// One line for a change inside a comparison's baseline: `Change point in the baseline:
+  /// checkout.pay/charge-card p50 +41.42% at commit 3f2a91c0d4e5 (25.3 µs → 35.7 µs; 6
+  /// commits before, 4 after).`
+  var baselineNote: String {
+    let comparison = change.comparison
+    return "Change point in the baseline: \(change.key.display) \(change.metric.rawValue) "
+      + "\(changeText) at commit \(Self.short(change.firstCommit.commit)) "
+      + "(\(Self.value(comparison.before.mean, change.metric)) → "
+      + "\(Self.value(comparison.after.mean, change.metric)); \(comparison.before.count) commits "
+      + "before, \(comparison.after.count) after)."
+  }
+
   /// The columns: the handler, the metric, the first commit at the new level and the last at
   /// the old, both levels with their 95% intervals and commit counts, the change, the p-value,
   /// whether it is the handler's current level and new, and the registration site.
