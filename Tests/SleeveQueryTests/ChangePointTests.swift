@@ -226,6 +226,23 @@ struct ChangePointCountTests {
     #expect(abs(p - scipy) <= 1e-9 * scipy, "\(failed1)/\(ran1) against \(failed2)/\(ran2): \(p)")
   }
 
+  @Test(
+    "a table past a million failures takes the z-test (scipy's norm.sf); Int.max counts never trap")
+  func hugeCounts() {
+    let p = FisherExactTest.twoSidedP(
+      failed1: 2_000_000, ran1: 100_000_000, failed2: 2_030_000, ran2: 100_000_000)
+    // 2 · norm.sf(|p1 − p2| / √(p(1 − p)(1/n1 + 1/n2))), pooled p: scipy 1.16.
+    #expect(abs(p - 1.6962416632198848e-51) <= 1e-9 * 1.6962416632198848e-51, "\(p)")
+    let hostile = FisherExactTest.twoSidedP(
+      failed1: Int.max, ran1: Int.max, failed2: 0, ran2: Int.max)
+    #expect(hostile >= 0 && hostile <= 1)
+    let counts = [ChangePointSearch.Counts](
+      repeating: .init(failed: Int.max, ran: Int.max), count: 20)
+    let found = ChangePointSearch().changePoints(
+      in: [Double](repeating: 1, count: 20), counts: counts)
+    #expect(found.isEmpty)
+  }
+
   @Test("three commits with one or two failures in 50 each are not a change; a real rise is")
   func sparseFailuresNeedTheirCounts() {
     // 97 commits of 50 invocations, a failure in every fifth (0.4%), then three commits with

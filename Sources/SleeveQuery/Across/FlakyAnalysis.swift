@@ -310,7 +310,7 @@ public struct FlakyAnalysis: Sendable {
     let failing = involved.filter { $0.failed > 0 }
     var kinds: [FailureKind: Int] = [:]
     for record in failing {
-      kinds.merge(record.failureKinds) { Self.sum($0, $1) }
+      kinds.merge(record.failureKinds) { SaturatingCount.sum($0, $1) }
     }
     guard case .handler(let control, let name) = key else {
       preconditionFailure("only handler keys are judged")
@@ -323,14 +323,8 @@ public struct FlakyAnalysis: Sendable {
       failingSessions: failing.map(\.session),
       firstSeenUnixNanoseconds: failing.first?.started,
       lastSeenUnixNanoseconds: failing.last?.started,
-      failureKinds: kinds, ran: records.reduce(0) { sum($0, $1.ran) },
-      failed: records.reduce(0) { sum($0, $1.failed) })
-  }
-
-  /// `left + right`, saturating at `Int.max` (counts read from a file are never negative).
-  static func sum(_ left: Int, _ right: Int) -> Int {
-    let (total, overflow) = left.addingReportingOverflow(right)
-    return overflow ? .max : total
+      failureKinds: kinds, ran: records.reduce(0) { SaturatingCount.sum($0, $1.ran) },
+      failed: records.reduce(0) { SaturatingCount.sum($0, $1.failed) })
   }
 
   private static func notes(

@@ -35,7 +35,8 @@ public struct HandlerBaselines: Sendable {
   public var notes: [String] {
     starts.values.sorted { $0.key.display < $1.key.display }.compactMap { start in
       guard let change = start.change else { return nil }
-      let commit = String(change.firstCommit.commit.prefix(12))
+      let commit = String(
+        String.UnicodeScalarView(change.firstCommit.commit.unicodeScalars.prefix(12)))
       if start.fellBack {
         return "\(start.key.display): fewer invocations since its \(change.metric.rawValue) "
           + "change at commit \(commit) than --min-samples; judged against the last "
@@ -78,7 +79,8 @@ extension QueryDatabase {
       let since = ordered.filter { $0.startedUnixNanoseconds >= from }.map(\.id)
       let invocations =
         series.first { $0.metric == .errorRate }?.points
-        .filter { $0.startedUnixNanoseconds >= from }.reduce(0) { $0 + $1.ran } ?? 0
+        .filter { $0.startedUnixNanoseconds >= from }
+        .reduce(0) { SaturatingCount.sum($0, $1.ran) } ?? 0
       let fellBack = invocations < minSamples
       starts[key] = .init(
         key: key, change: newest, sessions: fellBack ? fallback : Set(since), fellBack: fellBack)

@@ -96,7 +96,7 @@ extension QueryDatabase {
         }
       }
       let ran = Dictionary(grouping: series, by: \.key).mapValues {
-        $0.first?.points.reduce(0) { $0 + $1.ran } ?? 0
+        $0.first?.points.reduce(0) { SaturatingCount.sum($0, $1.ran) } ?? 0
       }
       series.sort { (ran[$1.key] ?? 0, $0.key.display) < (ran[$0.key] ?? 0, $1.key.display) }
       let metricOrder = Dictionary(

@@ -80,7 +80,9 @@ public struct SegmentComparison: Equatable, Sendable {
     var pValue = p.isNaN ? 1 : p
     if let counts {
       let sum = { (side: ArraySlice<ChangePointSearch.Counts>) in
-        side.reduce((failed: 0, ran: 0)) { ($0.failed + $1.failed, $0.ran + $1.ran) }
+        side.reduce((failed: 0, ran: 0)) {
+          (SaturatingCount.sum($0.failed, $1.failed), SaturatingCount.sum($0.ran, $1.ran))
+        }
       }
       let (l, r) = (sum(counts.before), sum(counts.after))
       pValue = max(

@@ -8,8 +8,11 @@ struct ChangeRow: Sendable {
   /// Whether it is new.
   let isNew: Bool
 
-  /// A commit as a table shows it: its first 12 characters.
-  static func short(_ commit: String) -> String { String(commit.prefix(12)) }
+  /// A commit as a table shows it: its first 12 Unicode scalars (never a `Character`, whose
+  /// combining marks are unbounded).
+  static func short(_ commit: String) -> String {
+    String(String.UnicodeScalarView(commit.unicodeScalars.prefix(12)))
+  }
 
   /// A value of `metric` for people: a duration, or an error rate in percent.
   static func value(_ value: Double, _ metric: ChangeMetric) -> String {
