@@ -187,3 +187,44 @@ struct ChangesGuideTests {
     #expect(shown.joined(separator: "\n") + "\n" == run.out, "\(run.out)")
   }
 }
+
+@Suite("sleeve changes on hostile recorded text")
+struct ChangesHostileTextTests {
+  @Test(
+    "commit ids and handler names with escapes and endless combining marks stay inert and bounded")
+  func hostileCommitsAndNames() async throws {
+    let fixture = try FixtureDatabase()
+    let marks = String(repeating: "\u{301}", count: 5_000)
+    let handler = "pay\u{1B}[31m\nnow" + marks
+    var random = SeededGenerator(seed: 0x0057_11E)
+    for id in Int64(1)...14 {
+      let commit = id <= 7 ? "c\(id)" : "\u{1B}]0;pwn\u{07}\(id)" + marks
+      try fixture.session(id, name: "run", startedSeconds: 1_700_000_000 + id * 60)
+      try fixture.context(session: id, commit: commit, branch: "main")
+      try fixture.handler(
+        session: id, number: 1, name: handler, control: "Checkout\u{1B}[2J", identifier: handler,
+        site: "Checkout.swift:1\u{1B}[0m")
+      let samples = (0..<200).map { _ in
+        FixtureDatabase.Sample(
+          Int64(
+            Double(id <= 7 ? 1_000_000 : 2_000_000) * Double.random(in: 0.9...1.1, using: &random)),
+          failed: false)
+      }
+      try fixture.samples(session: id, handler: 1, samples)
+    }
+    for format in ["table", "json", "csv", "markdown", "github", "junit"] {
+      let run = await CLIRunner.run(
+        ["changes", "--db", fixture.path, "--format", format, "--metric", "p50"],
+        environment: ["GITHUB_STEP_SUMMARY": ""])
+      #expect(run.exit == 0, "\(format): \(run.error)")
+      // CSV is data: values as recorded, quoted by RFC 4180 (CSVText); every other format
+      // escapes them for where it is shown.
+      let scalars = run.out.unicodeScalars
+      #expect(
+        format == "csv" || (!scalars.contains("\u{1B}") && !scalars.contains("\u{07}")),
+        "\(format)")
+      #expect(run.out.utf8.count < 400_000, "\(format): \(run.out.utf8.count) bytes")
+      #expect(run.out.contains("p50"), "\(format): the change is listed")
+    }
+  }
+}
