@@ -5,7 +5,7 @@
 extension ExitCode {
   /// Every code with its meaning, as `sleeve help` and README list them.
   static let documented: [(code: ExitCode, meaning: String)] = [
-    (.success, "Success; check: every check passed (promote); diff and flaky: always."),
+    (.success, "Success; check: every check passed (promote); diff, flaky and changes: always."),
     (.breach, "check: a check with enough samples breached (roll back); lint: a finding fired."),
     (.insufficient, "check: no breach, but too few samples to decide (hold)."),
     (.usage, "Usage error: unknown option, bad value, missing argument; check: nothing to check."),

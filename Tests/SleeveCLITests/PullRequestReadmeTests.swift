@@ -13,7 +13,7 @@ struct PullRequestReadmeTests {
     let environment = ["SLEEVE_DB": database]
     let commands = try ReadmeCommandLine.block(
       after: "## Gate a pull request against main\n", in: "docs/guide/gate.md")
-    #expect(commands.count == 8)
+    #expect(commands.count == 9)
     #expect(commands.first?.arguments == RecordedHistory.arguments)
     var outputs: [String: String] = [:]
     for (index, command) in commands.enumerated() {
@@ -34,6 +34,10 @@ struct PullRequestReadmeTests {
     }
     #expect(outputs["comment.md"]?.contains("<details><summary>") == true)
     #expect(outputs["flaky"]?.contains("fetch-shipping-quote  flaky") == true)
+    #expect(
+      outputs["changes"]?.contains("checkout.pay/charge-card  p50     3f2a91c0d4e5") == true,
+      "\(outputs["changes"] ?? "")")
+    #expect(outputs["changes"]?.contains("+41.42%") == true)
     #expect(outputs["sleeve.xml"]?.hasPrefix("<?xml") == true)
     #expect(outputs["lint"]?.contains("handler-accumulation  checkout.save-address") == true)
   }
