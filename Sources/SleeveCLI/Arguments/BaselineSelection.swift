@@ -33,7 +33,7 @@ enum BaselineSelection {
   /// `--min-error-change`.
   static let minErrorChange = Option<Double>(
     "min-error-change", value: "rate",
-    help: "Smallest error-rate rise that counts (default: 1%, one point).", completion: .none,
+    help: "Smallest error-rate change that counts (default: 1%, one point).", completion: .none,
     parse: ValueParsers.rate)
   /// `--min-latency-change`.
   static let minLatencyChange = Option<Int64>(

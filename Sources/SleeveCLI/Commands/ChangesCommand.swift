@@ -54,11 +54,8 @@ enum ChangesCommand: Command {
     "min-change", value: "rate",
     help: "Smallest latency change that counts, relative (default: 5%).", completion: .none,
     parse: ValueParsers.rate)
-  /// `--min-error-change`.
-  static let minErrorChange = Option<Double>(
-    "min-error-change", value: "rate",
-    help: "Smallest error-rate change that counts (default: 1%, one point).",
-    completion: .none, parse: ValueParsers.rate)
+  /// `--min-error-change`: the comparisons' option, one rule for both.
+  static let minErrorChange = BaselineSelection.minErrorChange
   /// `--min-commits`.
   static let minCommits = count(
     "min-commits", minimum: 1, help: "Fewest commits each level must span (default: 3).")
