@@ -184,7 +184,13 @@ struct ChangesGuideTests {
     let run = await CLIRunner.run(
       ["changes", "--db", path, "--branch", "main", "--format", "markdown"])
     #expect(run.exit == 0)
-    #expect(shown.joined(separator: "\n") + "\n" == run.out, "\(run.out)")
+    #expect(
+      shown.joined(separator: "\n") + "\n" == run.out.trimmingTrailingNewlines + "\n", "\(run.out)")
+    // Earlier changes fold under <details>; new ones stay in the table.
+    let folded = await CLIRunner.run(
+      ["changes", "--db", path, "--branch", "main", "--format", "markdown", "--new-within", "2"])
+    #expect(folded.out.contains("<details><summary>1 earlier change</summary>"), "\(folded.out)")
+    #expect(!run.out.contains("<details>"))
   }
 }
 
@@ -226,5 +232,14 @@ struct ChangesHostileTextTests {
       #expect(run.out.utf8.count < 400_000, "\(format): \(run.out.utf8.count) bytes")
       #expect(run.out.contains("p50"), "\(format): the change is listed")
     }
+  }
+}
+
+extension String {
+  /// This text without the line breaks it ends with.
+  fileprivate var trimmingTrailingNewlines: String {
+    var text = Substring(self)
+    while text.last == "\n" { text = text.dropLast() }
+    return String(text)
   }
 }

@@ -112,11 +112,10 @@ enum ChangesCommand: Command {
     let header = summary(answer, rows: rows, newWithin: newWithin)
     let notes = ["Method: \(answer.method)"] + Self.notes(answer)
     if let ci = format.ci {
-      let markdown =
-        "### sleeve changes\n\n**\(MarkdownText.escaped(header))**\n\n"
-        + notes.map { MarkdownText.escaped($0) + "\n" }.joined() + "\n"
-        + ChangeRow.columns.table(rows).markdown
+      let markdown = summaryMarkdown(rows, header: header, notes: notes)
       try ci.emit(CIReport.changes(rows, summary: header, markdown: markdown), context: context)
+    } else if format == .markdown {
+      context.console.out(summaryMarkdown(rows, header: header, notes: notes))
     } else {
       context.print(
         AnswerView(
@@ -168,6 +167,25 @@ enum ChangesCommand: Command {
     return "\(plural(rows.count, "change")) (\(rows.count { $0.isNew }) new in the last "
       + "\(plural(newWithin, "commit"))) in \(answer.series.count) handler series over "
       + "\(plural(answer.commits.count, "commit")) of \(plural(answer.sessions.count, "session"))."
+  }
+
+  /// What a scheduled job posts (`--format markdown`, and the job summary of `github`): the
+  /// summary line in bold, the notes, the new changes as a table, and the earlier ones folded
+  /// under `<details>`; every cell escaped with `MarkdownText`.
+  private static func summaryMarkdown(_ rows: [ChangeRow], header: String, notes: [String])
+    -> String
+  {
+    let fresh = rows.filter(\.isNew)
+    let earlier = rows.filter { !$0.isNew }
+    var out = "### sleeve changes\n\n**\(MarkdownText.escaped(header))**\n\n"
+    out += notes.map { MarkdownText.escaped($0) + "\n\n" }.joined()
+    if !fresh.isEmpty { out += ChangeRow.columns.table(fresh, for: .markdown).markdown + "\n" }
+    if !earlier.isEmpty {
+      out += "<details><summary>\(LintReportText.plural(earlier.count, "earlier change"))"
+      out += "</summary>\n\n" + ChangeRow.columns.table(earlier, for: .markdown).markdown
+      out += "\n</details>\n"
+    }
+    return out
   }
 
   /// The notes under the summary: sessions set aside.
