@@ -73,7 +73,7 @@ struct ChangesCommandTests {
     #expect(none.exit == 66, "\(none.error)")
     for arguments in [
       ["--metric", "p42"], ["--metric", "p50,"], ["--max-p", "0"], ["--max-p", "1"],
-      ["--window", "1"], ["--min-commits", "0"], ["--new-within", "-3"],
+      ["--window", "1"], ["--window", "1001"], ["--min-commits", "0"], ["--new-within", "-3"],
     ] {
       let wrong = await CLIRunner.run(["changes", "--db", path] + arguments)
       #expect(wrong.exit == 64, "\(arguments): \(wrong.error)")
@@ -123,6 +123,10 @@ struct ChangesCommandTests {
       ["diff", "--db", path, "--baseline", "branch=main,since=change", "--by", "control"])
     #expect(control.exit == 64)
     #expect(control.error.hasPrefix("Error: since=change starts each handler's baseline"))
+    let candidate = await CLIRunner.run(
+      ["diff", "--db", path, "--baseline", "branch=main", "--candidate", "since=change"])
+    #expect(candidate.exit == 64 && candidate.error.contains("use it in --baseline"))
+    #expect(since.out.contains("since=change: each handler is judged against the baseline's"))
     let twice = await CLIRunner.run(
       ["diff", "--db", path, "--baseline", "branch=main,since=change,since=2h"])
     #expect(twice.exit == 64 && twice.error.contains("'since' is given twice"), "\(twice.error)")

@@ -227,12 +227,25 @@ struct ChangePointCountTests {
   }
 
   @Test(
-    "a table past a million failures takes the z-test (scipy's norm.sf); Int.max counts never trap")
+    "huge tables: exact for sparse failures among billions (exact rationals), the z-test past 100,000 events (norm.sf); Int.max never traps"
+  )
   func hugeCounts() {
-    let p = FisherExactTest.twoSidedP(
+    // Sparse failures among 5 billion invocations: the exact sum in rationals (Python's
+    // fractions.Fraction over math.comb) is 0.005321030003868361; scipy's fisher_exact says
+    // 0.0053210266923625, 6e-7 off. 40 of 100,000 against 5: scipy 1.16's fisher_exact.
+    for (table, reference) in [
+      ((4, 150_000_000, 20, 4_850_000_000), 0.005321030003868361),
+      ((40, 100_000, 5, 100_000), 7.85480166565255e-08),
+    ] {
+      let p = FisherExactTest.twoSidedP(
+        failed1: table.0, ran1: table.1, failed2: table.2, ran2: table.3)
+      #expect(abs(p - reference) <= 1e-9 * reference, "\(table): \(p)")
+    }
+    let z = FisherExactTest.twoSidedP(
       failed1: 2_000_000, ran1: 100_000_000, failed2: 2_030_000, ran2: 100_000_000)
-    // 2 · norm.sf(|p1 − p2| / √(p(1 − p)(1/n1 + 1/n2))), pooled p: scipy 1.16.
-    #expect(abs(p - 1.6962416632198848e-51) <= 1e-9 * 1.6962416632198848e-51, "\(p)")
+    // 2 · norm.sf(|p1 − p2| / √(p(1 − p)(1/n1 + 1/n2))), pooled p: scipy 1.16 (the exact
+    // test gives 1.7074722797047196e-51: the same decision at any level).
+    #expect(abs(z - 1.6962416632198848e-51) <= 1e-9 * 1.6962416632198848e-51, "\(z)")
     let hostile = FisherExactTest.twoSidedP(
       failed1: Int.max, ran1: Int.max, failed2: 0, ran2: Int.max)
     #expect(hostile >= 0 && hostile <= 1)

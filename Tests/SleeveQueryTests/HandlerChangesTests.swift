@@ -142,7 +142,7 @@ struct SinceChangeBaselineTests {
     let start = try #require(baselines.starts[charge])
     #expect(start.change?.firstCommit.commit == "c18abcdef" && !start.fellBack, "seed \(seed)")
     // Commits 18 to 28, one session each.
-    #expect(start.sessions.count == 11)
+    #expect(start.sessions?.count == 11)
     #expect(try verdict(baselines) == .unchanged, "seed \(seed)")
     #expect(
       baselines.notes.contains(
@@ -150,7 +150,8 @@ struct SinceChangeBaselineTests {
       "\(baselines.notes)")
     // A handler without a change keeps every baseline session.
     let steady = try #require(baselines.starts[.handler(control: "CheckoutView", name: "steady")])
-    #expect(steady.change == nil && steady.sessions.count == baseline.count)
+    #expect(steady.change == nil && steady.sessions == nil)
+    #expect(baselines.includes(1, for: steady.key) && !baselines.includes(1, for: charge))
   }
 
   @Test("too few invocations since the change: the last 20 sessions, and a note that says so")
@@ -168,6 +169,29 @@ struct SinceChangeBaselineTests {
     #expect(
       baselines.notes.contains(
         "CheckoutView/charge: fewer invocations since its p50 change at commit c18abcdef than "
-          + "--min-samples; judged against the last 20 sessions instead"), "\(baselines.notes)")
+          + "--min-samples; judged against the last 20 sessions too (20 in all)"),
+      "\(baselines.notes)")
+  }
+
+  @Test("a rerun of an old commit after the change stays on the old level: sessions by commit")
+  func rerunOfAnOldCommitIsNotAfterTheChange() throws {
+    let seed: UInt64 = 0x51C_E2
+    let fixture = try HandlerChangesTests.history(seed: seed)
+    // Commit 10 (before the slowdown at 18) run again, started after every other session.
+    try fixture.session(40, name: "rerun", startedSeconds: 1_800_000_000)
+    try fixture.context(session: 40, commit: "c10abcdef", branch: "main")
+    try fixture.handler(
+      session: 40, number: 1, name: "charge", control: "CheckoutView", identifier: "charge",
+      site: "Checkout.swift:10")
+    try fixture.samples(
+      session: 40, handler: 1, (0..<400).map { .init(2_000_000 + Int64($0), failed: false) })
+    let database = try QueryDatabase(path: fixture.path)
+    let baseline = try database.sessions(matching: HandlerChangesTests.all())
+    let baselines = try database.handlerBaselines(
+      of: baseline, filter: HandlerChangesTests.all(), minSamples: 30)
+    let start = try #require(baselines.starts[.handler(control: "CheckoutView", name: "charge")])
+    #expect(start.change?.firstCommit.commit == "c18abcdef", "seed \(seed)")
+    #expect(start.sessions?.contains(40) == false, "the rerun of commit 10 is not after the change")
+    #expect(start.sessions?.count == 12, "commits 18 to 29")
   }
 }

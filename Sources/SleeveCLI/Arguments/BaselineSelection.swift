@@ -59,10 +59,13 @@ enum BaselineSelection {
   /// (`branch=main,since=change`).
   static let sinceChange = "change"
 
-  /// Parses one selection on top of `base`.
+  /// Parses one selection on top of `base`; `since=change` only where `sinceChangeAllowed`
+  /// (a baseline: a candidate has no change points of its own to start from).
   ///
   /// - Throws: `ValueError` naming the term that is wrong.
-  static func parse(_ text: String, on base: QueryFilter) throws(ValueError) -> QueryFilter {
+  static func parse(_ text: String, on base: QueryFilter, sinceChangeAllowed: Bool = true)
+    throws(ValueError) -> QueryFilter
+  {
     var filter = base
     filter.session = .all
     var seen: Set<String> = []
@@ -79,6 +82,10 @@ enum BaselineSelection {
       let value = String(String.UnicodeScalarView(scalars[scalars.index(after: equals)...]))
       guard seen.insert(key).inserted else { throw ValueError("'\(key)' is given twice") }
       if key == SessionTerms.since.spec.name && value == sinceChange {
+        guard sinceChangeAllowed else {
+          throw ValueError(
+            "since=change starts a baseline at its change points; use it in --baseline")
+        }
         filter.sinceChange = true
         continue
       }
@@ -133,7 +140,7 @@ enum BaselineSelection {
     }
     let candidate =
       try context.value(candidateOption, in: arguments) { text throws(ValueError) in
-        try parse(text, on: shared)
+        try parse(text, on: shared, sinceChangeAllowed: false)
       }
       ?? {
         var last = shared

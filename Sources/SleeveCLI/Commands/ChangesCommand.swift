@@ -59,9 +59,14 @@ enum ChangesCommand: Command {
   /// `--min-commits`.
   static let minCommits = count(
     "min-commits", minimum: 1, help: "Fewest commits each level must span (default: 3).")
-  /// `--window`.
-  static let window = count(
-    "window", minimum: 2, help: "Commits per window of the search (default: 50).")
+  /// `--window`: at most ``maximumWindow`` (a window's table is window² numbers and its
+  /// search grows with window³).
+  static let window = Option<Int>(
+    "window", value: "n", help: "Commits per window of the search, 2 to 1000 (default: 50).",
+    completion: .none
+  ) { text throws(ValueError) in try ValueParsers.count(text, minimum: 2, maximum: maximumWindow) }
+  /// The widest window `--window` takes.
+  static let maximumWindow = 1_000
   /// `--new-within`.
   static let newWithin = count(
     "new-within", minimum: 1,

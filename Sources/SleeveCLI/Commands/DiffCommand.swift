@@ -57,7 +57,13 @@ enum DiffCommand: Command {
     let diff = answer.diff
     let changes = answer.baselineChanges.map { ChangeRow(change: $0, isNew: false) }
     let changeNotes =
-      changes.map(\.baselineNote)
+      (sides.baseline.sinceChange
+        ? [
+          "since=change: each handler is judged against the baseline's runs since its own "
+            + "last change (its sessions are named on standard error); the sessions above are "
+            + "those read."
+        ] : [])
+      + changes.map(\.baselineNote)
       + (changes.isEmpty || sides.baseline.sinceChange
         ? []
         : [

@@ -37,9 +37,12 @@ extension QueryDatabase {
         baseline: baseline, candidate: candidate, filter: filter, by: grouping,
         options: options, eachAlone: false, plan: plan, baselines: baselines
       ).together
+      // The search `since=change` made already, or the same search over the baseline.
       let baselineChanges =
-        grouping == .handler
-        ? try changes(of: baseline, filter: filter, options: ChangeOptions()).changes : []
+        grouping != .handler
+        ? []
+        : try baselines?.changes.changes
+          ?? changes(of: baseline, filter: filter, options: ChangeOptions()).changes
       return DiffAnswer(
         plan: plan, diff: diff,
         rollouts: [

@@ -5,7 +5,8 @@ public enum ChangeMetric: String, CaseIterable, Sendable {
   case p50
   /// The 95th percentile.
   case p95
-  /// The 99th percentile (the maximum for a commit with fewer than 100 invocations).
+  /// The 99th percentile (near the largest value for a commit with about 100 invocations or
+  /// fewer).
   case p99
   /// Failed / ran over the commit's invocations, a proportion.
   case errorRate = "error-rate"

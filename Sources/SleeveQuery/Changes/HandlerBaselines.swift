@@ -1,6 +1,7 @@
 /// A baseline chosen per handler (`since=change`): each handler is judged against the
-/// baseline's sessions that started at or after its last change point (the first session of
-/// the change's first commit), so a level main left behind never dilutes the comparison.
+/// baseline's sessions of the commits from its last change point on (by commit, in the
+/// search's commit order, never by a session's own clock: a rerun of an older commit stays on
+/// the old level), so a level main left behind never dilutes the comparison.
 public struct HandlerBaselines: Sendable {
   /// Where one handler's baseline starts, and why.
   public struct Start: Sendable {
@@ -8,15 +9,15 @@ public struct HandlerBaselines: Sendable {
     public let key: GroupKey
     /// Its newest change (of p50 or error rate), or `nil` when it has none.
     public let change: HandlerChange?
-    /// Its baseline sessions.
-    public let sessions: Set<Int64>
-    /// Whether too few invocations followed the change, so its baseline is the last
-    /// ``HandlerBaselines/fallbackSessions`` sessions instead.
+    /// Its baseline sessions; `nil` (no change): every baseline session.
+    public let sessions: Set<Int64>?
+    /// Whether too few invocations followed the change, so its baseline also takes the last
+    /// ``HandlerBaselines/fallbackSessions`` sessions of the selection.
     public let fellBack: Bool
   }
 
   /// The sessions a handler falls back to when fewer than `--min-samples` invocations followed
-  /// its change: the baseline's last 20 (as `last=20`).
+  /// its change: the baseline's last 20 (as `last=20`), beside those since the change.
   public static let fallbackSessions = 20
 
   /// Per handler (as `diff` matches them), its baseline.
@@ -27,7 +28,8 @@ public struct HandlerBaselines: Sendable {
   /// Whether `session` is in `key`'s baseline: every session for a handler without a start
   /// (one the search never saw).
   public func includes(_ session: Int64, for key: GroupKey) -> Bool {
-    starts[key]?.sessions.contains(session) ?? true
+    guard let sessions = starts[key]?.sessions else { return true }
+    return sessions.contains(session)
   }
 
   /// One line per handler whose baseline starts after a change, then one per fallback:
@@ -37,23 +39,24 @@ public struct HandlerBaselines: Sendable {
       guard let change = start.change else { return nil }
       let commit = String(
         String.UnicodeScalarView(change.firstCommit.commit.unicodeScalars.prefix(12)))
+      let count = start.sessions?.count ?? 0
       if start.fellBack {
         return "\(start.key.display): fewer invocations since its \(change.metric.rawValue) "
           + "change at commit \(commit) than --min-samples; judged against the last "
-          + "\(Self.fallbackSessions) sessions instead"
+          + "\(Self.fallbackSessions) sessions too (\(count) in all)"
       }
       return "\(start.key.display): since its \(change.metric.rawValue) change at commit "
-        + "\(commit) (\(start.sessions.count) session\(start.sessions.count == 1 ? "" : "s"))"
+        + "\(commit) (\(count) session\(count == 1 ? "" : "s"))"
     }
   }
 }
 
 extension QueryDatabase {
   /// Each handler's baseline among `sessions` (a baseline selection's, oldest first): the
-  /// sessions since its newest change point of p50 or error rate (``changes(of:filter:options:)``
-  /// with the default options), all of them when it has none, and the last
-  /// ``HandlerBaselines/fallbackSessions`` when fewer than `minSamples` invocations followed
-  /// the change.
+  /// sessions of the commits from its newest change point of p50 or error rate on (in the
+  /// series of that change: ``changes(of:filter:options:)`` with the default options), all of
+  /// them when it has none, and also the last ``HandlerBaselines/fallbackSessions`` when
+  /// fewer than `minSamples` invocations followed the change.
   public func handlerBaselines(
     of sessions: [SessionSummary], filter: QueryFilter, minSamples: Int
   ) throws -> HandlerBaselines {
@@ -62,28 +65,32 @@ extension QueryDatabase {
       ($0.startedUnixNanoseconds, $0.id) < ($1.startedUnixNanoseconds, $1.id)
     }
     let fallback = Set(ordered.suffix(HandlerBaselines.fallbackSessions).map(\.id))
+    var newest: [GroupKey: (change: HandlerChange, series: HandlerSeries)] = [:]
+    for series in answer.series {
+      for change in series.changes {
+        let known = newest[series.key]?.change
+        if known.map({
+          ($0.firstCommit.startedUnixNanoseconds, $0.firstCommit.commit) < (
+            change.firstCommit.startedUnixNanoseconds, change.firstCommit.commit
+          )
+        }) ?? true {
+          newest[series.key] = (change, series)
+        }
+      }
+    }
     var starts: [GroupKey: HandlerBaselines.Start] = [:]
     for key in Set(answer.series.map(\.key)) {
-      let series = answer.series.filter { $0.key == key }
-      let newest = series.flatMap(\.changes).max {
-        ($0.firstCommit.startedUnixNanoseconds, $0.index) < (
-          $1.firstCommit.startedUnixNanoseconds, $1.index
-        )
-      }
-      guard let newest else {
-        starts[key] = .init(
-          key: key, change: nil, sessions: Set(sessions.map(\.id)), fellBack: false)
+      guard let (change, series) = newest[key] else {
+        starts[key] = .init(key: key, change: nil, sessions: nil, fellBack: false)
         continue
       }
-      let from = newest.firstCommit.startedUnixNanoseconds
-      let since = ordered.filter { $0.startedUnixNanoseconds >= from }.map(\.id)
-      let invocations =
-        series.first { $0.metric == .errorRate }?.points
-        .filter { $0.startedUnixNanoseconds >= from }
-        .reduce(0) { SaturatingCount.sum($0, $1.ran) } ?? 0
+      let since = series.points[change.index...]
+      let invocations = since.reduce(0) { SaturatingCount.sum($0, $1.ran) }
       let fellBack = invocations < minSamples
+      let ids = Set(since.flatMap(\.sessions))
       starts[key] = .init(
-        key: key, change: newest, sessions: fellBack ? fallback : Set(since), fellBack: fellBack)
+        key: key, change: change, sessions: fellBack ? ids.union(fallback) : ids,
+        fellBack: fellBack)
     }
     return HandlerBaselines(starts: starts, changes: answer)
   }

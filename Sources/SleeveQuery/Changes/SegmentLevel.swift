@@ -41,10 +41,10 @@ public struct SegmentLevel: Equatable, Sendable {
 ///
 /// For a rate with its counts (failed of ran per value), the change must also show in the
 /// counts: the p-value is the larger of the t-test's and Fisher's exact test's on the pooled
-/// counts of each side (``FisherExactTest``). The t-test alone reads three commits with one
-/// failure in 50 each as a level far above commits with none; the counts say four failures
-/// in 150 invocations happen at 0.5% (p = 0.008). The t-test in turn guards against a
-/// difference in counts that varies more between commits than within them.
+/// counts of each side (``FisherExactTest``). The t-test alone reads three commits with 1, 2
+/// and 1 failures in 50 invocations each as a level far above commits with few; the counts say
+/// four failures in 150 invocations happen often at 0.4% (p = 0.005). The t-test in turn
+/// guards against a difference in counts that varies more between commits than within them.
 public struct SegmentComparison: Equatable, Sendable {
   /// The values before the change.
   public let before: SegmentLevel
