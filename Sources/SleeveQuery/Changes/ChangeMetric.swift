@@ -21,6 +21,13 @@ public enum ChangeMetric: String, CaseIterable, Sendable {
     }
   }
 
+  /// How a change of this metric is found and tested, in a few words (each output's rows).
+  public var method: String {
+    self == .errorRate
+      ? "E-divisive means; Student's t on per-commit rates and Fisher's exact on the counts"
+      : "E-divisive means; Student's t on per-commit \(rawValue)"
+  }
+
   /// How a change of this metric is sized: relative for latency, in points for a rate.
   public var magnitude: ChangePointSearch.Magnitude {
     self == .errorRate ? .absolute : .relative

@@ -43,7 +43,7 @@ struct ChangeRow: Sendable {
 
   /// The columns: the handler, the metric, the first commit at the new level and the last at
   /// the old, both levels with their 95% intervals and commit counts, the change, the p-value,
-  /// whether it is the handler's current level and new, and the registration site.
+  /// whether it is the handler's current level and new, the registration site and the method.
   static let columns = Columns<ChangeRow>([
     .text("handler", json: nil) { $0.change.key.display },
     .json("control") { row in
@@ -77,6 +77,7 @@ struct ChangeRow: Sendable {
       "site", unit: .text, layout: .text,
       members: [.init(key: "site") { .text($0.change.site) }]
     ) { Table.Cell($0.change.site ?? "-", raw: $0.change.site ?? "") },
+    .text("method", json: "method", layout: .freeText) { $0.change.metric.method },
   ])
 
   /// A commit: the cell shows its first 12 characters over the whole id; JSON the id under
