@@ -174,6 +174,21 @@ struct ChangesCommandTests {
       charge.contains("p99 change at commit \(DemoHistory.slowdownCommit): 399.9 µs → 600.0 µs"))
     let steady = try chart("checkout.pay/submit-order")
     #expect(!steady.contains("class=\"change\""), "submit-order never changed on main")
+
+    // With since=change each handler's own baseline is grey; the sessions before its change pale.
+    let perHandler = await CLIRunner.run(
+      ["report", "--db", path, "--baseline", "branch=main,since=change", "--format", "html"])
+    let html = perHandler.out
+    func bars(_ title: String, _ kind: String) throws -> Int {
+      let start = try #require(html.range(of: "aria-label=\"\(title): error rate"))
+      let end = try #require(html[start.upperBound...].range(of: "</svg>"))
+      return html[start.lowerBound..<end.upperBound]
+        .components(separatedBy: "<rect class=\"\(kind)\"").count - 1
+    }
+    #expect(try bars("checkout.pay/charge-card", "baseline") == 8)
+    #expect(try bars("checkout.pay/charge-card", "before-change") == 6)
+    #expect(try bars("checkout.pay/submit-order", "baseline") == 14)
+    #expect(try bars("checkout.pay/submit-order", "before-change") == 0)
   }
 }
 

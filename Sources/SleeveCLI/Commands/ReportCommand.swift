@@ -58,7 +58,8 @@ enum ReportCommand: Command {
       return (
         report,
         try database.trends(
-          of: drawn, filter: filter, baseline: Set(request?.baseline.map(\.id) ?? []))
+          of: drawn, filter: filter, baseline: Set(request?.baseline.map(\.id) ?? []),
+          handlerBaselines: request?.handlerBaselines)
       )
     }
     let text =

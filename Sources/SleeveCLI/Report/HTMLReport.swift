@@ -63,7 +63,8 @@ enum HTMLReport {
       }
       body += "<h2>Trend</h2><p class=\"note\">Per handler, error rate (bars) and p99 (line) "
       body += "in each session, oldest first; baseline sessions in grey; a dashed rule marks "
-      body += "a change point inside the baseline (sleeve changes), its two levels dotted."
+      body += "a change point inside the baseline (sleeve changes), its two levels dotted; with "
+      body += "since=change, the baseline sessions before a handler's change are pale."
       if left > 0 {
         body +=
           " \(drawn.count) of \(trends.count) handlers: every one that failed or regressed, "

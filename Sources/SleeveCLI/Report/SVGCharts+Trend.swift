@@ -24,15 +24,18 @@ extension SVGCharts {
       let x = plotX((Double(index) + 0.5) / Double(count))
       let barHeight = max(
         (height - margin.top - margin.bottom) * min(point.errorRate / topRate, 1), 1.5)
+      let role =
+        point.isBaseline
+        ? " (baseline)" : point.isBeforeChange ? " (before its change: not in its baseline)" : ""
       let label =
-        "session \(point.session)\(point.isBaseline ? " (baseline)" : ""): n \(point.n), "
+        "session \(point.session)\(role): n \(point.n), "
         + "error rate \(Formatting.percent(point.errorRate)), p99 "
         + Formatting.duration(point.p99)
       svg +=
-        "<rect class=\"\(point.isBaseline ? "baseline" : "candidate")\" "
+        "<rect class=\"\(point.isBaseline ? "baseline" : point.isBeforeChange ? "before-change" : "candidate")\" "
         + "x=\"\(fixed(x - min(slot * 0.35, 40)))\" y=\"\(fixed(plotY(0) - barHeight))\" "
         + "width=\"\(fixed(min(slot * 0.7, 80)))\" height=\"\(fixed(barHeight))\" "
-        + "fill=\"\(point.isBaseline ? "#b8b8b8" : colors.on)\">"
+        + "fill=\"\(point.isBaseline ? "#b8b8b8" : point.isBeforeChange ? "#e6e6e6" : colors.on)\">"
         + "<title>\(MarkupText.escaped(label))</title></rect>"
       if index % every == 0 {
         svg += xTick(x, label: String(point.session))

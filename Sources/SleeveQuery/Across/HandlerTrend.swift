@@ -5,8 +5,11 @@ public struct HandlerTrend: Sendable {
   public struct Point: Sendable {
     /// The session.
     public let session: Int64
-    /// Whether the session is one of the baseline's.
+    /// Whether the session is one of the baseline's (this handler's, under `since=change`).
     public let isBaseline: Bool
+    /// Whether the session is a baseline session this handler's `since=change` baseline leaves
+    /// out (it ran before the handler's last change).
+    public let isBeforeChange: Bool
     /// Invocations that ran.
     public let n: Int
     /// failed / n.
@@ -30,10 +33,14 @@ extension QueryDatabase {
   /// Each handler's trend over `sessions` (oldest first), most invoked handler first, with the
   /// change points of its p99 and error rate over the baseline's sessions.
   ///
-  /// - Parameter baseline: The ids of the sessions to mark as baseline.
-  public func trends(of sessions: [SessionSummary], filter: QueryFilter, baseline: Set<Int64>)
-    throws -> [HandlerTrend]
-  {
+  /// - Parameters:
+  ///   - baseline: The ids of the sessions to mark as baseline.
+  ///   - handlerBaselines: With `since=change`, each handler's own baseline: a baseline
+  ///     session outside it is drawn as neither side's.
+  public func trends(
+    of sessions: [SessionSummary], filter: QueryFilter, baseline: Set<Int64>,
+    handlerBaselines: HandlerBaselines? = nil
+  ) throws -> [HandlerTrend] {
     var points: [GroupKey: [HandlerTrend.Point]] = [:]
     var order: [GroupKey] = []
     let plan = try answerPlan(for: sessions, method: filter.method, grouping: .handler)
@@ -46,7 +53,12 @@ extension QueryDatabase {
           let p99 = LatencyRow(&group, percentiles: [99]).points.first?.nanoseconds
           points[group.groupKey, default: []].append(
             HandlerTrend.Point(
-              session: session.id, isBaseline: baseline.contains(session.id), n: group.ran,
+              session: session.id,
+              isBaseline: baseline.contains(session.id)
+                && handlerBaselines?.includes(session.id, for: group.groupKey) ?? true,
+              isBeforeChange: baseline.contains(session.id)
+                && !(handlerBaselines?.includes(session.id, for: group.groupKey) ?? true),
+              n: group.ran,
               errorRate: Double(group.failed) / Double(group.ran), p99: p99))
         }
       }
