@@ -17,10 +17,16 @@ struct LintCheckTests {
   @Test("the clean checkout flags nothing, its deliberate replacement by id included")
   func cleanSessionFlagsNothing() async throws {
     let directory = TemporaryDirectory()
-    let report = try LintScenario.lint(try await LintScenario.record(directory))
+    let database = try await LintScenario.record(directory)
+    let report = try LintScenario.lint(database)
     #expect(LintScenario.summary(report) == [])
     #expect(report.sessions == 1 && report.sessionsWithoutInteractionData == 0)
-    #expect(report.checks == LintCheck.allCases)
+    #expect(report.checks == LintCheck.allCases.filter { $0 != .mainThreadStall })
+    // With every check: a stall is the only finding a loaded machine can add (wall time).
+    let every = try LintScenario.lint(database, options: LintOptions())
+    #expect(every.checks == LintCheck.allCases)
+    #expect(
+      every.findings.allSatisfy { $0.check == .mainThreadStall }, "\(LintScenario.summary(every))")
   }
 
   @Test("a site configured n times without an id is found, n registrations live at once")
@@ -273,13 +279,17 @@ struct LintCheckTests {
       screen.gift.on(.valueChanged) { _ in usleep(20_000) }
       screen.gift.sendActions(for: .valueChanged)
     }
-    let report = try LintScenario.lint(database)
-    try #require(report.findings.count == 1, "\(LintScenario.summary(report))")
-    let finding = report.findings[0]
+    // Every check: the stall judged is the gift handler's (on a loaded machine another
+    // handler may stall too, for real; only the planted one is asserted).
+    let report = try LintScenario.lint(database, options: LintOptions())
+    let stalls = report.findings.filter { $0.control == "checkout.gift" }
+    try #require(stalls.count == 1, "\(LintScenario.summary(report))")
+    let finding = stalls[0]
     #expect(finding.check == .mainThreadStall && finding.severity == .warning)
     let evidence = LintScenario.evidence(finding)
     #expect(evidence["n"] == "1" && evidence["over budget"] == "1")
     #expect(evidence["p99"] == evidence["max"])
+    #expect(report.findings.allSatisfy { $0.check == .mainThreadStall })
     // A budget above the handler's time flags nothing.
     var generous = LintOptions()
     generous.frameBudgetNanoseconds = 10_000_000_000
@@ -366,7 +376,7 @@ struct LintCheckTests {
       Self.wireLoop(loop)
       loop.sendActions(for: .valueChanged)
     }
-    let report = try LintScenario.lint(database)
+    let report = try LintScenario.lint(database, options: LintOptions())
     #expect(Set(report.findings.map(\.check)) == Set(LintCheck.allCases))
     for finding in report.findings {
       let site = try #require(finding.site, "\(finding.check.id) names no site")

@@ -73,7 +73,8 @@ struct LintDamagedFileTests {
         duration_ns) VALUES ((1 << 32) | 1, (1 << 32) | 1, (1 << 32) | 1, 0, 0, 0,
         9223372036854775807);
       """)
-    let report = try LintScenario.lint(try QueryDatabase(path: fixture.path))
+    let report = try LintScenario.lint(
+      try QueryDatabase(path: fixture.path), options: LintOptions())
     #expect(report.findings.map(\.check).contains(.accumulation))
     #expect(report.findings.map(\.check).contains(.mainThreadStall))
   }

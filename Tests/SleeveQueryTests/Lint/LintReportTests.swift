@@ -126,7 +126,8 @@ struct LintReportTests {
     try fixture.session(1, name: "old")
     try fixture.handler(session: 1, number: 1, name: "render", control: "feed")
     try fixture.samples(session: 1, handler: 1, [FixtureDatabase.Sample(30_000_000)])
-    let report = try LintScenario.lint(try QueryDatabase(path: fixture.path))
+    let report = try LintScenario.lint(
+      try QueryDatabase(path: fixture.path), options: LintOptions())
     #expect(report.sessionsWithoutInteractionData == 1)
     #expect(report.findings.map(\.check) == [.mainThreadStall])
   }
