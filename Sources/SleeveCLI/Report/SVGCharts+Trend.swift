@@ -97,7 +97,7 @@ extension SVGCharts {
         let after = index + 1 < bounds.count ? bounds[index + 1] ?? x : lastBaseline ?? x
         let row = ChangeRow(change: change, isNew: false)
         let title = MarkupText.escaped(
-          "\(metric.rawValue) change at commit \(ChangeRow.short(change.firstCommit.commit)): "
+          "\(metric.rawValue) change at commit \(CommitID.short(change.firstCommit.commit)): "
             + "\(ChangeRow.value(change.comparison.before.mean, metric)) → "
             + "\(ChangeRow.value(change.comparison.after.mean, metric)) (\(row.changeText)), p "
             + NumberText.pValue(change.comparison.pValue))

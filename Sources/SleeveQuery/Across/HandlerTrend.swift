@@ -51,13 +51,12 @@ extension QueryDatabase {
         for var group in tallies.groups where group.ran > 0 {
           if points[group.groupKey] == nil { order.append(group.groupKey) }
           let p99 = LatencyRow(&group, percentiles: [99]).points.first?.nanoseconds
+          let inBaseline = baseline.contains(session.id)
+          let inOwn = handlerBaselines?.includes(session.id, for: group.groupKey) ?? true
           points[group.groupKey, default: []].append(
             HandlerTrend.Point(
-              session: session.id,
-              isBaseline: baseline.contains(session.id)
-                && handlerBaselines?.includes(session.id, for: group.groupKey) ?? true,
-              isBeforeChange: baseline.contains(session.id)
-                && !(handlerBaselines?.includes(session.id, for: group.groupKey) ?? true),
+              session: session.id, isBaseline: inBaseline && inOwn,
+              isBeforeChange: inBaseline && !inOwn,
               n: group.ran,
               errorRate: Double(group.failed) / Double(group.ran), p99: p99))
         }

@@ -65,17 +65,20 @@ public struct ChangeOptions: Equatable, Sendable {
     if metric == .errorRate {
       options.minMagnitude = minErrorChange
     } else {
-      let error = relativeError ?? 0
-      options.minMagnitude = max(minLatencyChange, (1 + error) / (1 - error) - 1)
+      options.minMagnitude = max(minLatencyChange, Self.histogramFloor(relativeError ?? 0))
     }
     return ChangePointSearch(options: options)
   }
+
+  /// The most two values within `error` (relative) of one true value can differ by:
+  /// (1 + e)/(1 − e) − 1, 2.19% at the summaries' ±1.083%.
+  static func histogramFloor(_ error: Double) -> Double { (1 + error) / (1 - error) - 1 }
 
   /// The method, as outputs print it beside the results.
   public func method(relativeError: Double?) -> String {
     var rule = "a latency change counts from \(NumberText.percent(minLatencyChange))"
     if let error = relativeError {
-      let floor = (1 + error) / (1 - error) - 1
+      let floor = Self.histogramFloor(error)
       rule += " (never under \(NumberText.percent(floor)), what two summary values can differ by)"
     }
     rule +=

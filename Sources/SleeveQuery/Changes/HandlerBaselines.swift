@@ -37,8 +37,7 @@ public struct HandlerBaselines: Sendable {
   public var notes: [String] {
     starts.values.sorted { $0.key.display < $1.key.display }.compactMap { start in
       guard let change = start.change else { return nil }
-      let commit = String(
-        String.UnicodeScalarView(change.firstCommit.commit.unicodeScalars.prefix(12)))
+      let commit = CommitID.short(change.firstCommit.commit)
       let count = start.sessions?.count ?? 0
       if start.fellBack {
         return "\(start.key.display): fewer invocations since its \(change.metric.rawValue) "

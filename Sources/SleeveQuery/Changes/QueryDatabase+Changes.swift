@@ -31,9 +31,11 @@ extension QueryDatabase {
         byCommit[commit, default: []].append(session)
       }
       let commits = byCommit.map { commit, sessions in
-        (commit, sessions.map(\.startedUnixNanoseconds).min() ?? 0, sessions)
-      }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
-      let read = commits.flatMap(\.2)
+        CommitSessions(
+          commit: commit, started: sessions.map(\.startedUnixNanoseconds).min() ?? 0,
+          sessions: sessions)
+      }.sorted { ($0.started, $0.commit) < ($1.started, $1.commit) }
+      let read = commits.flatMap(\.sessions)
       let plan = try answerPlan(for: read, method: filter.method, grouping: .handler)
       let percentiles = options.metrics.compactMap(\.percentile)
 
@@ -44,7 +46,7 @@ extension QueryDatabase {
       var order: [GroupKey] = []
       for (position, commit) in commits.enumerated() {
         var scan = OutcomeScan(
-          database: self, sessions: commit.2, grouping: .handler, filter: filter,
+          database: self, sessions: commit.sessions, grouping: .handler, filter: filter,
           collectDurations: !percentiles.isEmpty)
         scan.byIdentity = true
         scan.plan = plan
@@ -77,8 +79,9 @@ extension QueryDatabase {
             guard let value else { return nil }
             let commit = commits[run.commit]
             return CommitValue(
-              commit: commit.0, startedUnixNanoseconds: commit.1,
-              sessions: commit.2.map(\.id), ran: run.ran, failed: run.failed, value: value)
+              commit: commit.commit, startedUnixNanoseconds: commit.started,
+              sessions: commit.sessions.map(\.id), ran: run.ran, failed: run.failed,
+              value: value)
           }
           let found = options.search(for: metric, relativeError: plan.relativeError)
             .changePoints(
@@ -107,11 +110,19 @@ extension QueryDatabase {
         ) < ($0.firstCommit.startedUnixNanoseconds, $1.key.display, metricOrder[$1.metric] ?? 0)
       }
       return ChangesAnswer(
-        changes: changes, series: series, commits: commits.map(\.0), sessions: read.map(\.id),
+        changes: changes, series: series, commits: commits.map(\.commit),
+        sessions: read.map(\.id),
         sessionsWithoutCommit: withoutCommit, options: options,
         relativeError: plan.relativeError, unmatchedFilters: unmatched)
     }
   }
+}
+
+/// One commit's sessions: its id (lowercased) and when its first session started.
+private struct CommitSessions {
+  let commit: String
+  let started: Int64
+  let sessions: [SessionSummary]
 }
 
 /// One commit's figures for one handler: invocations that ran and failed, and the percentiles

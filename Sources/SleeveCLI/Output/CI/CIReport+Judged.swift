@@ -134,8 +134,8 @@ extension CIReport {
         let change = row.change
         let line =
           "\(change.metric.rawValue) changed \(row.changeText) at commit "
-          + "\(ChangeRow.short(change.firstCommit.commit)) (after "
-          + "\(ChangeRow.short(change.commitBefore.commit))): "
+          + "\(CommitID.short(change.firstCommit.commit)) (after "
+          + "\(CommitID.short(change.commitBefore.commit))): "
           + "\(ChangeRow.value(change.comparison.before.mean, change.metric)) → "
           + "\(ChangeRow.value(change.comparison.after.mean, change.metric)), "
           + "p \(NumberText.pValue(change.comparison.pValue))"

@@ -8,12 +8,6 @@ struct ChangeRow: Sendable {
   /// Whether it is new.
   let isNew: Bool
 
-  /// A commit as a table shows it: its first 12 Unicode scalars (never a `Character`, whose
-  /// combining marks are unbounded).
-  static func short(_ commit: String) -> String {
-    String(String.UnicodeScalarView(commit.unicodeScalars.prefix(12)))
-  }
-
   /// A value of `metric` for people: a duration, or an error rate in percent.
   static func value(_ value: Double, _ metric: ChangeMetric) -> String {
     metric == .errorRate ? NumberText.percent(value) : NumberText.duration(value)
@@ -35,7 +29,7 @@ struct ChangeRow: Sendable {
   var baselineNote: String {
     let comparison = change.comparison
     return "Change point in the baseline: \(change.key.display) \(change.metric.rawValue) "
-      + "\(changeText) at commit \(Self.short(change.firstCommit.commit)) "
+      + "\(changeText) at commit \(CommitID.short(change.firstCommit.commit)) "
       + "(\(Self.value(comparison.before.mean, change.metric)) → "
       + "\(Self.value(comparison.after.mean, change.metric)); \(comparison.before.count) commits "
       + "before, \(comparison.after.count) after)."
@@ -92,7 +86,7 @@ struct ChangeRow: Sendable {
         .init(key: json + "StartedUnixNs") { .integer(value($0).startedUnixNanoseconds) },
         .init(key: json + "Sessions") { .array(value($0).sessions.map(JSONValue.int)) },
       ]
-    ) { Table.Cell(short(value($0).commit), raw: value($0).commit) }
+    ) { Table.Cell(CommitID.short(value($0).commit), raw: value($0).commit) }
   }
 
   /// A level: the cell shows `1.20 ms [1.18 ms, 1.22 ms] (40)`, its mean, 95% interval and

@@ -5,11 +5,6 @@ extension SessionListing.Row {
   /// pruned`), since its fires and outcomes are its summary's counts.
   var status: String { session.status + (rawPruned ? ", raw pruned" : "") }
 
-  /// The first 12 scalars of a commit id, as `git log --oneline` shortens them.
-  static func shortCommit(_ commit: String) -> String {
-    String(String.UnicodeScalarView(commit.unicodeScalars.prefix(12)))
-  }
-
   /// The columns of `sleeve sessions` for `listing`: the session's figures; where it ran
   /// (branch, commit shown short, test) when any listed session knows it, so files from
   /// before 0003 and sessions recorded outside CI keep the table as it was; and where its
@@ -26,7 +21,7 @@ extension SessionListing.Row {
         Column(name, unit: .text, layout: .text, members: []) { row in
           let value = field(row.session.context)
           return Table.Cell(
-            (name == "commit" ? value.map(shortCommit) : value) ?? "-", raw: value ?? "")
+            (name == "commit" ? value.map(CommitID.short) : value) ?? "-", raw: value ?? "")
         }
       }
     if listing.anyDelivered {
