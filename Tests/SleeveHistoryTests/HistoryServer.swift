@@ -134,12 +134,18 @@ struct HistoryServer {
     return (holder, reader)
   }
 
-  /// Returns once a `sleeve` connection waits on a lock.
+  /// The `sleeve` connections to this test's database that wait on a lock, as a `FROM …
+  /// WHERE …` clause. The server is shared by every test of the process, so without the
+  /// database another test's waiting reader would be taken for this one's (under load they
+  /// overlap).
+  static let sleeveWaitingOnALock =
+    "FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = 'sleeve' "
+    + "AND datname = current_database()"
+
+  /// Returns once a `sleeve` connection to this test's database waits on a lock.
   func waitUntilSleeveWaits() async throws {
     try await waitUntil("no sleeve connection ever waited on the lock") {
-      try count(
-        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-          + "AND application_name = 'sleeve'") > 0
+      try count("SELECT count(*) " + Self.sleeveWaitingOnALock) > 0
     }
   }
 

@@ -238,10 +238,8 @@ struct HistoryServerTests {
     defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
     let backend = try #require(
       Int32(
-        try history.psql(
-          "SELECT pid FROM pg_stat_activity WHERE application_name = 'sleeve' "
-            + "AND wait_event_type = 'Lock' LIMIT 1"
-        ).trimmingCharacters(in: .whitespacesAndNewlines)))
+        try history.psql("SELECT pid " + HistoryServer.sleeveWaitingOnALock + " LIMIT 1")
+          .trimmingCharacters(in: .whitespacesAndNewlines)))
     // The server process runs as another user; `kill` as root reaches it (the tests run as
     // root where the server runs as `postgres`).
     try #require(kill(backend, SIGSTOP) == 0, "cannot stop the server process \(backend)")
